@@ -1,0 +1,1 @@
+"""Scorers that turn a language model into per-sentence acceptability scores."""

@@ -1,0 +1,110 @@
+"""The one small interface every scorer implements: sentences in, one score per sentence out.
+
+A scorer turns a batch of sentences into per-sentence scores. Where a model defines
+per-token log-probabilities (n-gram, causal and masked LMs), it also exposes them, so the
+reduction from tokens to a sentence score is explicit and replaceable (see ``linking.py``).
+
+Examples
+--------
+>>> class Length:
+...     name, kind, variant, reduction = "length", "toy", "words", "count"
+...     def score(self, sentences):
+...         return [float(len(s.split())) for s in sentences]
+...     def metadata(self):
+...         return {"model": self.name, "kind": self.kind}
+>>> isinstance(Length(), Scorer)
+True
+>>> Length().score(["The keys are lost.", "Go."])
+[4.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Kind = Literal["mlm", "causal", "ngram", "cola"]
+KINDS: tuple[str, ...] = ("mlm", "causal", "ngram", "cola")
+
+
+@dataclass(frozen=True)
+class TokenLogProbs:
+    """Per-token natural-log probabilities of one sentence.
+
+    ``tokens[i]`` is the scored unit (sub-word or word) and ``logprobs[i]`` its log-probability
+    given the context the scorer uses; ``unigram_logprobs[i]`` is the unconditional
+    log-probability of the same unit where the scorer has an estimate, else ``None``.
+
+    Examples
+    --------
+    >>> t = TokenLogProbs(tokens=("the", "keys"), logprobs=(-1.0, -2.5))
+    >>> t.total
+    -3.5
+    >>> len(t)
+    2
+    """
+
+    tokens: tuple[str, ...]
+    logprobs: tuple[float, ...]
+    unigram_logprobs: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.tokens) != len(self.logprobs):
+            raise ValueError(
+                f"tokens and logprobs must have the same length "
+                f"(got {len(self.tokens)} tokens and {len(self.logprobs)} log-probs)"
+            )
+        if self.unigram_logprobs is not None and len(self.unigram_logprobs) != len(self.tokens):
+            raise ValueError(
+                f"unigram_logprobs must have one entry per token "
+                f"(got {len(self.unigram_logprobs)} for {len(self.tokens)} tokens)"
+            )
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def total(self) -> float:
+        """Sum of the token log-probabilities."""
+        return float(sum(self.logprobs))
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """What every scorer provides.
+
+    Attributes
+    ----------
+    name:
+        The model name or path as the user gave it (``"trigram"``, ``"bert-base-uncased"``).
+    kind:
+        One of :data:`KINDS`.
+    variant:
+        What is computed, e.g. ``"pll-original"``, ``"pll-word-l2r"``, ``"slor"``,
+        ``"signed-confidence"``.
+    reduction:
+        How token scores become a sentence score, e.g. ``"sum"`` or ``"mean"``; never implied.
+    """
+
+    name: str
+    kind: str
+    variant: str
+    reduction: str
+
+    def score(self, sentences: Sequence[str]) -> list[float]:
+        """Return one finite float per sentence, in order."""
+        ...
+
+    def metadata(self) -> dict[str, Any]:
+        """Return JSON-serialisable facts needed to reproduce the scores."""
+        ...
+
+
+@runtime_checkable
+class TokenScorer(Scorer, Protocol):
+    """A scorer that also exposes per-token log-probabilities."""
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
+        """Return the per-token log-probabilities of each sentence, in order."""
+        ...

@@ -1,0 +1,1 @@
+"""The Acceptability Delta Criterion (ADC) and the BLiMP criterion for minimal-pair evaluation."""

@@ -1,0 +1,1 @@
+"""A Gradio app to explore ADC results and evaluate your own scores."""
