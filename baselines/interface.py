@@ -108,3 +108,33 @@ class TokenScorer(Scorer, Protocol):
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
         """Return the per-token log-probabilities of each sentence, in order."""
         ...
+
+
+def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> list[str]:
+    """Return ``sentences`` as a list of ``str``, or raise on an empty or non-string entry.
+
+    Scorers call this at their public boundary. A sentence that is empty or only whitespace
+    has no tokens to score, so it is an error rather than a silent NaN.
+
+    Examples
+    --------
+    >>> check_sentences(("The keys are lost.",))
+    ['The keys are lost.']
+    >>> check_sentences(["Go.", "  "])
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences[1] is empty (got '  '); every sentence needs at least one word
+    >>> check_sentences("Go.")
+    Traceback (most recent call last):
+    ...
+    TypeError: sentences must be a sequence of str, not a single str (got 'Go.')
+    """
+    if isinstance(sentences, str):
+        raise TypeError(f"{field} must be a sequence of str, not a single str (got {sentences!r})")
+    out = list(sentences)
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            raise TypeError(f"{field}[{i}] must be a str (got {type(s).__name__}: {s!r})")
+        if not s.strip():
+            raise ValueError(f"{field}[{i}] is empty (got {s!r}); every sentence needs at least one word")
+    return out

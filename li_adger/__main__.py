@@ -1,0 +1,99 @@
+"""Command line: ``python -m li_adger build [--source DIR]`` and ``python -m li_adger summary``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+from li_adger.sources import ChecksumError, SourceNotFoundError
+from li_adger.tables import BuildError
+
+_build = importlib.import_module("li_adger.build")
+
+
+def _print_build(data_dir, as_json: bool) -> None:
+    report = _build.read_report(data_dir)
+    counts = _build.summary(data_dir)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "data_dir": str(data_dir),
+                    "summary": counts,
+                    "anomalies": {a["kind"]: a["count"] for a in report["anomalies"]},
+                },
+                indent=1,
+            )
+        )
+        return
+    not_verified = [s["path"] for s in report["sources"] if not s["verified"]]
+    if not_verified:
+        print(
+            f"WARNING: sources not checked against their pinned SHA-256: {', '.join(not_verified)}"
+        )
+    print(f"anomalies (details in {data_dir / _build.REPORT_FILE}; none dropped):")
+    for a in report["anomalies"]:
+        print(f"  {a['kind']}: {a['count']}")
+    thesis = report["thesis_counts"]
+    total = counts["total"]
+    print(
+        f"thesis: {thesis['phenomena_LI']} LI / {thesis['phenomena_Adger']} Adger phenomena, "
+        f"{thesis['sentence_types']} sentence types; data: {counts['LI']['phenomena']} / "
+        f"{counts['Adger']['phenomena']}, {total['conditions']} (see li_adger/README.md)"
+    )
+    print()
+    print(_build.format_summary(counts))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status.
+
+    Examples
+    --------
+    >>> main(["summary", "--data-dir", "/nonexistent/li_adger/data"])
+    2
+    """
+    parser = argparse.ArgumentParser(prog="python -m li_adger", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="build li_adger/data/ from the verified source files")
+    b.add_argument("--source", help="source folder (layout of shared/data); default: lookup order")
+    b.add_argument("--data-dir", help="output folder (default: li_adger/data)")
+    b.add_argument(
+        "--no-verify",
+        action="store_true",
+        help="skip the SHA-256 check (only with --source, for a modified copy)",
+    )
+    b.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s = sub.add_parser("summary", help="counts by source from the built data")
+    s.add_argument("--data-dir", help="data folder (default: li_adger/data)")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "build":
+            if args.no_verify and not args.source:
+                parser.error("--no-verify needs --source")
+            data_dir = _build.build(
+                args.source,
+                data_dir=args.data_dir,
+                verify=not args.no_verify,
+                echo=None if args.json else print,
+            )
+            _print_build(data_dir, args.json)
+        else:
+            counts = _build.summary(args.data_dir)
+            print(json.dumps(counts, indent=1) if args.json else _build.format_summary(counts))
+    except (SourceNotFoundError, ChecksumError, BuildError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""Command line: ``python -m metric_adc {report,reproduce} ...``.
+
+- ``report SCORES`` — evaluate a scores file on LI-Adger: the result row, the analyses
+  (δ sweep, breakdowns, bootstrap intervals) and optionally plots.
+- ``reproduce`` — the thesis's 8 models recomputed from its outputs.
+
+Subcommands are registered in :func:`build_parser`; each has a ``run_*`` function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from metric_adc import core, report
+
+__all__ = ["build_parser", "main"]
+
+
+def _delta(text: str) -> float:
+    try:
+        return core.check_delta(float(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+
+def _dump(obj) -> str:
+    def clean(x):
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [clean(v) for v in x]
+        return x
+
+    return json.dumps(clean(obj), indent=2, ensure_ascii=False, default=_json_default)
+
+
+def _pairs(kind: str) -> report.PairTable:
+    return report.thesis_pair_table() if kind == "thesis" else report.li_adger_pairs()
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """``report``: one scores file → row, analyses, optional plots."""
+    from metric_adc.scores_file import read_scores
+
+    sf = read_scores(args.scores)
+    pairs = _pairs(args.pairs)
+    baseline = read_scores(args.baseline).as_dict() if args.baseline else None
+    analysis = report.analyze_on_pairs(
+        sf.as_dict(),
+        pairs,
+        rng=np.random.default_rng(args.seed),
+        model=sf.model,
+        deltas=args.delta,
+        standardize=not args.prestandardized,
+        n_resamples=args.n_resamples,
+        baseline=baseline,
+    )
+    row = analysis["row"]
+    if args.plots:
+        from metric_adc import plots
+
+        z, dlm = report.model_deltas(sf.as_dict(), pairs, standardize=not args.prestandardized)
+        written = plots.write_plots(
+            args.plots, model=sf.model, model_z=z, judgements=pairs.judgements,
+            model_delta=dlm, human_delta=pairs.human_delta, sweep=analysis["sweep"],
+            by_group=analysis["by_phenomenon"] or row["by_source"], delta=args.delta[0],
+        )  # fmt: skip
+        print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
+    if args.json:
+        print(_dump({"rows": [row], "analysis": {k: v for k, v in analysis.items() if k != "row"}}))
+        return 0
+    print(report.format_table([row]))
+    print(f"\n{row['n_excluded']} pair(s) excluded for a missing human judgement; "
+          f"z-scores over {row['n_sentences']} sentences.")  # fmt: skip
+    level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
+    print(f"\n95% bootstrap intervals ({args.n_resamples} resamples of {level}, seed {args.seed}):")
+    for key, ci in analysis["ci"][level].items():
+        print(f"  {key:<14} {ci['estimate']:.3f}  [{ci['low']:.3f}, {ci['high']:.3f}]")
+    if analysis["baseline"]:
+        print(f"\nagainst the baseline {args.baseline}:")
+        for k, c in analysis["baseline"]["comparison"].items():
+            o = analysis["baseline"]["overlap"][k]
+            print(f"  ADC δ={k}: difference {c['difference']:+.3f} [{c['low']:+.3f}, "
+                  f"{c['high']:+.3f}], p = {c['p_value']:.4f}; both pass {o['both']:.3f}; "
+                  f"reduced {o['reduced']:.3f} on {o['n_reduced']} pairs")  # fmt: skip
+    return 0
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """``reproduce``: the thesis's 8 models from ``thesis-outputs/``."""
+    rows = report.reproduce_rows(args.thesis_dir, deltas=args.delta)
+    if args.plots:
+        from metric_adc import plots, thesis
+
+        table = report.thesis_pair_table(args.thesis_dir)
+        sweeps = {}
+        for m in thesis.load_thesis_models(args.thesis_dir):
+            _, dlm = report.model_deltas(m.scores, table, standardize=not m.standardized)
+            sweeps[m.name] = core.delta_sweep(dlm, table.human_delta)
+            plots.plot_deltas(dlm, table.human_delta, Path(args.plots)
+                              / f"{m.name}_deltas.png", delta=args.delta[0], title=m.name)  # fmt: skip
+        plots.plot_adc_curves(sweeps, Path(args.plots) / "adc_curves.png",
+                              title="ADC(δ), thesis models")  # fmt: skip
+        print(f"wrote {len(sweeps) + 1} plots to {args.plots}", file=sys.stderr)
+    if args.json:
+        print(_dump({"rows": rows}))
+        return 0
+    print(report.format_table(rows))
+    notes = sorted({r["note"] for r in rows if r["note"]})
+    excl = {r["n_excluded"] for r in rows}
+    print(f"\nPairs: the thesis's pair file; {', '.join(map(str, excl))} pair(s) lack a human "
+          "judgement and are excluded.")  # fmt: skip
+    for n in notes:
+        who = ", ".join(r["model"] for r in rows if r["note"] == n)
+        print(f"{who}: {n}.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, one subparser per subcommand.
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["reproduce", "--json"]).command
+    'reproduce'
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m metric_adc", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--delta", type=_delta, nargs="+", default=list(core.DEFAULT_DELTAS),
+                       help="ADC thresholds (> 0; default 0.5 1 5); the first is used for plots")  # fmt: skip
+        p.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
+        p.add_argument("--plots", metavar="DIR", help="write PNG figures into DIR")
+
+    p = sub.add_parser("report", help="evaluate a scores file on LI-Adger")
+    p.add_argument("scores", help="scores file (JSON Lines with metadata, or CSV id,score)")
+    common(p)
+    p.add_argument("--pairs", choices=["li_adger", "thesis"], default="li_adger",
+                   help="pair table: the LI-Adger dataset (default) or the thesis's pair file")  # fmt: skip
+    p.add_argument("--baseline", metavar="SCORES", help="a second scores file to compare with")
+    p.add_argument("--prestandardized", action="store_true",
+                   help="scores are z-scores already: do not z-score again")  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
+    p.set_defaults(func=run_report)
+
+    p = sub.add_parser("reproduce", help="the thesis's 8 models from its outputs")
+    common(p)
+    p.add_argument("--thesis-dir", default=None,
+                   help="folder of the thesis outputs (default ../shared/data/thesis-outputs)")  # fmt: skip
+    p.set_defaults(func=run_reproduce)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors in the input print one line and exit with status 2.
+
+    Examples
+    --------
+    >>> main(["reproduce", "--delta", "-1"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, FileNotFoundError, RuntimeError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,559 @@
+"""The math of the Acceptability Delta Criterion: z-scores, pair deltas, criteria, correlations.
+
+Every function here is pure NumPy/SciPy. The command line, the ``evaluate`` module, the
+Space and the human ceiling all call these functions; there is no second copy of the math.
+
+Definitions (Vázquez Martínez 2021):
+
+- Model scores are z-scored over *all sentences given* (population standard deviation,
+  ``ddof=0``), each sentence counted once however many pairs it belongs to.
+- A pair's model delta is ``Δlm = z(good) − z(bad)``; its human delta ``Δh`` is the
+  difference of the (already z-scored) human judgements.
+- **ADC(δ)**: a pair passes iff ``sign(Δlm) == sign(Δh)`` and ``|Δh − Δlm| < δ``.
+- **BLiMP criterion**: a pair passes iff ``Δlm > 0`` (the expert-acceptable member scores
+  strictly higher; a tie fails).
+- **Human-sign criterion**: ``sign(Δlm) == sign(Δh)``, i.e. ADC with ``δ → ∞``.
+- **ADC area** (``adc_auc``): the area under ``ADC(δ)`` for ``δ`` in ``[0, δ_max]`` divided by
+  ``δ_max``, computed exactly (``ADC(δ)`` is a step function), a δ-free summary in ``[0, 1]``.
+
+Documented choices for degenerate input (each raises :class:`ValueError` with a message
+naming the field, what was expected and what was received, unless stated otherwise):
+
+- constant model scores (z-scores undefined), NaN or ±inf model scores, length mismatches,
+  duplicate or unknown sentence ids, ``δ <= 0`` or NaN, fewer than 2 evaluable pairs in
+  :func:`summarize`: raise.
+- a missing human judgement (NaN human delta): the pair is *excluded* from every statistic
+  (BLiMP criterion included, so that all numbers describe the same pairs) and counted in
+  ``n_excluded``; it is never passed, and its model delta may be NaN (an excluded pair
+  needs no model score). ±inf human deltas raise.
+- a correlation that is undefined (fewer than 3 points, or a constant side): ``None`` for the
+  coefficient and its p-value, never NaN. Statistics that need human ratings are ``None`` in
+  BLiMP-only mode (no human deltas given). Results keep the same keys in every case.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+__all__ = [
+    "DEFAULT_AUC_MAX",
+    "DEFAULT_DELTAS",
+    "adc",
+    "adc_auc",
+    "adc_pass",
+    "blimp_accuracy",
+    "blimp_pass",
+    "breakdown",
+    "check_delta",
+    "correlation",
+    "delta_key",
+    "delta_sweep",
+    "human_sign_accuracy",
+    "overlap",
+    "pair_deltas",
+    "summarize",
+    "zscore",
+    "zscore_by_id",
+]
+
+DEFAULT_DELTAS: tuple[float, ...] = (0.5, 1.0, 5.0)
+"""The thresholds the thesis reports: 0.5 and 1 (strict), 5 (close to the BLiMP criterion)."""
+
+DEFAULT_AUC_MAX: float = 5.0
+"""Upper end of the δ range whose normalized area :func:`adc_auc` reports."""
+
+
+# ----------------------------------------------------------------------------- validation
+def _as_finite(values: ArrayLike, name: str) -> np.ndarray:
+    """1-D float array with only finite values, or raise naming ``name``."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{name!r} must be finite (got {float(arr[i])!r} at position {i}; {bad.size} non-finite in all)"
+        )
+    return arr
+
+
+def _human(values: ArrayLike | None, n: int, name: str = "human_delta") -> np.ndarray | None:
+    """Human deltas as floats (NaN = missing judgement), or ``None`` in BLiMP-only mode."""
+    if values is None:
+        return None
+    try:
+        arr = np.asarray(
+            [np.nan if v is None else v for v in values]
+            if not isinstance(values, np.ndarray)
+            else values,
+            dtype=float,
+        )
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name!r} must be numbers or None (got {values!r:.80})") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
+    if arr.shape[0] != n:
+        raise ValueError(f"{name!r} has {arr.shape[0]} values, expected {n} (one per pair)")
+    inf = np.flatnonzero(np.isinf(arr))
+    if inf.size:
+        raise ValueError(f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})")
+    return arr
+
+
+def check_delta(delta: float) -> float:
+    """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed).
+
+    Examples
+    --------
+    >>> check_delta(1)
+    1.0
+    >>> check_delta(-0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'delta' must be > 0 (got -0.5)
+    """
+    try:
+        d = float(delta)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"'delta' must be a number > 0 (got {delta!r})") from exc
+    if math.isnan(d) or d <= 0:
+        raise ValueError(f"'delta' must be > 0 (got {delta!r})")
+    return d
+
+
+def delta_key(delta: float) -> str:
+    """The dict key used for a threshold in results: ``repr(float(delta))``.
+
+    Examples
+    --------
+    >>> [delta_key(d) for d in (0.5, 1, 5.0, 0.25)]
+    ['0.5', '1.0', '5.0', '0.25']
+    """
+    return repr(check_delta(delta))
+
+
+# ----------------------------------------------------------------------------- z-scores and deltas
+def zscore(values: ArrayLike) -> np.ndarray:
+    """Z-score with the population standard deviation (``ddof=0``).
+
+    Raises if any value is NaN/inf or if all values are equal (z-scores undefined).
+
+    Examples
+    --------
+    >>> zscore([1.0, 2.0, 3.0]).round(4).tolist()
+    [-1.2247, 0.0, 1.2247]
+    >>> zscore([2.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'scores' are constant (all 2.0): z-scores are undefined
+    """
+    arr = _as_finite(values, "scores")
+    if arr.size == 0:
+        raise ValueError("'scores' is empty: expected at least 2 sentences")
+    sd = arr.std()
+    if arr.size < 2 or sd == 0 or not np.isfinite(sd):
+        raise ValueError(f"'scores' are constant (all {float(arr[0])!r}): z-scores are undefined")
+    return (arr - arr.mean()) / sd
+
+
+def zscore_by_id(ids: Sequence[str], scores: ArrayLike) -> dict[str, float]:
+    """Z-score sentence scores over all sentences given; map each id to its z-score.
+
+    Each id must occur once (a sentence in several pairs is still one sentence).
+
+    Examples
+    --------
+    >>> z = zscore_by_id(["a", "b", "c"], [1.0, 2.0, 3.0])
+    >>> round(z["c"], 4)
+    1.2247
+    >>> zscore_by_id(["a", "a"], [1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ids' must be unique (got 'a' 2 times)
+    """
+    ids = [str(i) for i in ids]
+    arr = _as_finite(scores, "scores")
+    if len(ids) != arr.size:
+        raise ValueError(f"'ids' has {len(ids)} entries but 'scores' has {arr.size}")
+    if len(set(ids)) != len(ids):
+        seen: dict[str, int] = {}
+        for i in ids:
+            seen[i] = seen.get(i, 0) + 1
+        dup = next(k for k, c in seen.items() if c > 1)
+        raise ValueError(f"'ids' must be unique (got {dup!r} {seen[dup]} times)")
+    return dict(zip(ids, zscore(arr).tolist(), strict=True))
+
+
+def pair_deltas(
+    values: Mapping[str, float], good_ids: Sequence[str], bad_ids: Sequence[str]
+) -> np.ndarray:
+    """``values[good] − values[bad]`` for each pair; raises on an id missing from ``values``.
+
+    Pass z-scores (from :func:`zscore_by_id`) to get the model deltas ``Δlm``.
+
+    Examples
+    --------
+    >>> pair_deltas({"g": 1.0, "b": -0.5}, ["g"], ["b"]).tolist()
+    [1.5]
+    >>> pair_deltas({"g": 1.0}, ["g"], ["x"])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'bad_ids' has 1 id(s) with no score, e.g. 'x'
+    """
+    if len(good_ids) != len(bad_ids):
+        raise ValueError(f"'good_ids' has {len(good_ids)} entries but 'bad_ids' has {len(bad_ids)}")
+    for name, ids in (("good_ids", good_ids), ("bad_ids", bad_ids)):
+        missing = [i for i in ids if i not in values]
+        if missing:
+            raise ValueError(
+                f"{name!r} has {len(missing)} id(s) with no score, e.g. {missing[0]!r}"
+            )
+    return np.array([values[g] - values[b] for g, b in zip(good_ids, bad_ids, strict=True)], float)
+
+
+# ----------------------------------------------------------------------------- criteria
+def _model_human(
+    model_delta: ArrayLike, human_delta: ArrayLike | None, name: str = "model_delta"
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Validate model deltas against human deltas.
+
+    A model delta may be NaN only where the human delta is NaN (a pair excluded for a missing
+    judgement needs no model score); everywhere else it must be finite.
+    """
+    try:
+        m = np.asarray(model_delta, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name!r} must be numbers (got {model_delta!r:.80})") from exc
+    if m.ndim != 1:
+        raise ValueError(f"{name!r} must be one-dimensional (got shape {m.shape})")
+    h = _human(human_delta, m.size)
+    bad = ~np.isfinite(m) if h is None else (~np.isfinite(m) & ~np.isnan(h))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name!r} must be finite (got {float(m[i])!r} at position {i}; "
+            f"{int(bad.sum())} non-finite in all{'' if h is None else ' with a human judgement'})"
+        )
+    return m, h
+
+
+def _pairs(model_delta: ArrayLike, human_delta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    m, h = _model_human(model_delta, human_delta)
+    if h is None:
+        raise ValueError("'human_delta' is required here (got None)")
+    return m, h
+
+
+def blimp_pass(model_delta: ArrayLike) -> np.ndarray:
+    """Per-pair BLiMP criterion: the acceptable member scores strictly higher (``Δlm > 0``).
+
+    Examples
+    --------
+    >>> blimp_pass([0.3, 0.0, -1.0]).tolist()
+    [True, False, False]
+    """
+    return _as_finite(model_delta, "model_delta") > 0
+
+
+def adc_pass(model_delta: ArrayLike, human_delta: ArrayLike, delta: float) -> np.ndarray:
+    """Per-pair ADC: ``sign(Δlm) == sign(Δh)`` and ``|Δh − Δlm| < δ``.
+
+    ``delta=math.inf`` gives the human-sign criterion. A pair with a missing human delta
+    (NaN) fails here; :func:`summarize` excludes such pairs instead.
+
+    Examples
+    --------
+    >>> adc_pass([1.0, 1.0, -0.2, 2.0], [1.3, 2.5, 0.1, float("nan")], 1.0).tolist()
+    [True, False, False, False]
+    """
+    d = check_delta(delta)
+    m, h = _pairs(model_delta, human_delta)
+    with np.errstate(invalid="ignore"):
+        return (np.sign(m) == np.sign(h)) & (np.abs(h - m) < d)
+
+
+def _evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    keep = ~np.isnan(h)
+    return m[keep], h[keep], int((~keep).sum())
+
+
+def _mean(x: np.ndarray) -> float:
+    if x.size == 0:
+        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+    return float(np.mean(x))
+
+
+def adc(model_delta: ArrayLike, human_delta: ArrayLike, delta: float = 1.0) -> float:
+    """Share of pairs passing ADC(δ), over pairs with a human judgement.
+
+    Examples
+    --------
+    >>> adc([1.0, 1.0, -0.2, 2.0], [1.3, 2.5, 0.1, float("nan")], 1.0)
+    0.3333333333333333
+    """
+    m, h = _pairs(model_delta, human_delta)
+    m, h, _ = _evaluable(m, h)
+    return _mean(adc_pass(m, h, delta))
+
+
+def human_sign_accuracy(model_delta: ArrayLike, human_delta: ArrayLike) -> float:
+    """Share of pairs whose model delta has the sign of the human delta (ADC with δ → ∞).
+
+    Examples
+    --------
+    >>> human_sign_accuracy([1.0, -1.0, 0.5], [0.2, 0.3, 9.0])
+    0.6666666666666666
+    """
+    return adc(model_delta, human_delta, math.inf)
+
+
+def blimp_accuracy(model_delta: ArrayLike) -> float:
+    """Share of pairs passing the BLiMP criterion (``Δlm > 0``).
+
+    Examples
+    --------
+    >>> blimp_accuracy([0.3, 0.0, -1.0, 2.0])
+    0.5
+    """
+    return _mean(blimp_pass(model_delta))
+
+
+def adc_auc(
+    model_delta: ArrayLike, human_delta: ArrayLike, delta_max: float = DEFAULT_AUC_MAX
+) -> float:
+    """Normalized area under ``ADC(δ)`` for ``δ`` in ``[0, delta_max]`` (exact, no grid).
+
+    Per pair the area is ``max(0, 1 − |Δh − Δlm| / delta_max)`` when the signs agree, else 0;
+    the result is the mean over pairs with a human judgement.
+
+    Examples
+    --------
+    >>> adc_auc([1.0, -1.0], [2.0, 3.0], delta_max=4.0)
+    0.375
+    """
+    d = check_delta(delta_max)
+    if math.isinf(d):
+        raise ValueError("'delta_max' must be finite (got inf)")
+    m, h = _pairs(model_delta, human_delta)
+    m, h, _ = _evaluable(m, h)
+    return _mean(_auc_terms(m, h, d))
+
+
+def _auc_terms(m: np.ndarray, h: np.ndarray, delta_max: float) -> np.ndarray:
+    agree = np.sign(m) == np.sign(h)
+    return np.where(agree, np.clip(1.0 - np.abs(h - m) / delta_max, 0.0, 1.0), 0.0)
+
+
+def delta_sweep(
+    model_delta: ArrayLike, human_delta: ArrayLike, deltas: Iterable[float] | None = None
+) -> dict[str, list[float] | float]:
+    """ADC over a grid of thresholds, with the normalized area as a δ-free summary.
+
+    The default grid is 0.05, 0.10, …, 5.0. Returns ``{"deltas": [...], "adc": [...],
+    "auc": float, "human_sign": float}`` where ``auc`` is :func:`adc_auc` on
+    ``[0, max(deltas)]``.
+
+    Examples
+    --------
+    >>> s = delta_sweep([1.0, -1.0, 0.4], [2.0, 3.0, 0.5], deltas=[0.5, 1.0, 2.0])
+    >>> s["adc"], s["human_sign"]
+    ([0.3333333333333333, 0.3333333333333333, 0.6666666666666666], 0.6666666666666666)
+    """
+    grid = (
+        [round(0.05 * k, 10) for k in range(1, 101)]
+        if deltas is None
+        else sorted(check_delta(d) for d in deltas)
+    )
+    if not grid:
+        raise ValueError("'deltas' is empty: expected at least one threshold > 0")
+    m, h = _pairs(model_delta, human_delta)
+    m, h, _ = _evaluable(m, h)
+    err = np.abs(h - m)
+    agree = np.sign(m) == np.sign(h)
+    curve = [_mean(agree & (err < d)) for d in grid]
+    finite_max = max((d for d in grid if math.isfinite(d)), default=DEFAULT_AUC_MAX)
+    return {
+        "deltas": [float(d) for d in grid],
+        "adc": curve,
+        "auc": _mean(_auc_terms(m, h, finite_max)),
+        "human_sign": _mean(agree),
+    }
+
+
+# ----------------------------------------------------------------------------- correlations
+def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
+    """Pearson and Spearman coefficients with two-sided p-values, over points where both are known.
+
+    NaN in either input drops that point (a missing human judgement). Undefined
+    coefficients (fewer than 3 points, or a constant side) are ``None``, never NaN.
+
+    Examples
+    --------
+    >>> r = correlation([1, 2, 3, 4], [1.0, 3.0, 2.0, float("nan")])
+    >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3)
+    (3, 0.5, 0.5)
+    >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
+    True
+    """
+    xa = np.asarray(x, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    if xa.shape != ya.shape or xa.ndim != 1:
+        raise ValueError(f"'x' and 'y' must be 1-D of equal length (got {xa.shape} and {ya.shape})")
+    if np.isinf(xa).any() or np.isinf(ya).any():
+        raise ValueError("'x' and 'y' must not contain ±inf")
+    keep = ~(np.isnan(xa) | np.isnan(ya))
+    xa, ya = xa[keep], ya[keep]
+    out: dict[str, float | int | None] = {
+        "n": int(xa.size),
+        "pearson": None,
+        "pearson_p": None,
+        "spearman": None,
+        "spearman_p": None,
+    }
+    if xa.size < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
+        return out
+    pr = stats.pearsonr(xa, ya)
+    out["pearson"], out["pearson_p"] = float(pr.statistic), float(pr.pvalue)
+    sr = stats.spearmanr(xa, ya)
+    if np.isfinite(sr.statistic):
+        out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
+    return out
+
+
+# ----------------------------------------------------------------------------- summaries
+def summarize(
+    model_delta: ArrayLike,
+    human_delta: ArrayLike | None = None,
+    *,
+    deltas: Iterable[float] = DEFAULT_DELTAS,
+    auc_max: float = DEFAULT_AUC_MAX,
+    min_pairs: int = 2,
+) -> dict:
+    """All pair-level statistics in one dict with fixed keys.
+
+    Keys: ``n_pairs`` (evaluated), ``n_excluded`` (missing human judgement), ``blimp``,
+    ``human_sign``, ``adc`` (``{delta_key: share}``), ``adc_auc``, ``pearson_pairs``,
+    ``pearson_pairs_p``, ``spearman_pairs``, ``spearman_pairs_p``. With ``human_delta=None``
+    (BLiMP-only mode) every human-based value is ``None``. Raises if fewer than
+    ``min_pairs`` pairs are evaluable.
+
+    Examples
+    --------
+    >>> s = summarize([1.0, 0.5, -0.2, 2.0, 0.1], [1.3, 2.5, 0.1, float("nan"), 0.4],
+    ...               deltas=[0.5, 1.0])
+    >>> s["n_pairs"], s["n_excluded"], s["blimp"], s["adc"]
+    (4, 1, 0.75, {'0.5': 0.5, '1.0': 0.5})
+    >>> summarize([0.3, -0.1])["adc"]
+    {'0.5': None, '1.0': None, '5.0': None}
+    """
+    keys = [delta_key(d) for d in deltas]
+    m, h = _model_human(model_delta, human_delta)
+    n_excluded = 0
+    if h is not None:
+        m, h, n_excluded = _evaluable(m, h)
+    if m.size < min_pairs:
+        raise ValueError(
+            f"need at least {min_pairs} evaluable pairs (got {m.size}; "
+            f"{n_excluded} excluded for a missing human judgement)"
+        )
+    out: dict = {
+        "n_pairs": int(m.size),
+        "n_excluded": n_excluded,
+        "blimp": blimp_accuracy(m),
+        "human_sign": None,
+        "adc": dict.fromkeys(keys),
+        "adc_auc": None,
+        "pearson_pairs": None,
+        "pearson_pairs_p": None,
+        "spearman_pairs": None,
+        "spearman_pairs_p": None,
+    }
+    if h is None:
+        return out
+    out["human_sign"] = human_sign_accuracy(m, h)
+    out["adc"] = {k: adc(m, h, float(k)) for k in keys}
+    out["adc_auc"] = adc_auc(m, h, auc_max)
+    r = correlation(m, h)
+    out["pearson_pairs"], out["pearson_pairs_p"] = r["pearson"], r["pearson_p"]
+    out["spearman_pairs"], out["spearman_pairs_p"] = r["spearman"], r["spearman_p"]
+    return out
+
+
+def breakdown(
+    groups: Sequence[str],
+    model_delta: ArrayLike,
+    human_delta: ArrayLike | None = None,
+    *,
+    deltas: Iterable[float] = DEFAULT_DELTAS,
+    auc_max: float = DEFAULT_AUC_MAX,
+) -> dict[str, dict]:
+    """:func:`summarize` per group (e.g. source or phenomenon), groups in sorted order.
+
+    A group needs one evaluable pair; a group with none is reported with ``n_pairs`` 0 and
+    ``None`` statistics.
+
+    Examples
+    --------
+    >>> b = breakdown(["LI", "LI", "Adger"], [1.0, -1.0, 0.5], [1.2, 0.4, 0.3], deltas=[1.0])
+    >>> list(b), b["LI"]["blimp"], b["Adger"]["adc"]
+    (['Adger', 'LI'], 0.5, {'1.0': 1.0})
+    """
+    deltas = list(deltas)
+    m, h = _model_human(model_delta, human_delta)
+    g = np.asarray([str(x) for x in groups], dtype=object)
+    if g.size != m.size:
+        raise ValueError(f"'groups' has {g.size} entries, expected {m.size} (one per pair)")
+    out: dict[str, dict] = {}
+    for name in sorted(set(g.tolist())):
+        sel = g == name
+        hs = None if h is None else h[sel]
+        n_known = int(sel.sum()) if hs is None else int((~np.isnan(hs)).sum())
+        if n_known == 0:
+            empty = summarize([0.0], None, deltas=deltas, min_pairs=1)
+            empty.update(n_pairs=0, n_excluded=int(sel.sum()), blimp=None)
+            out[name] = empty
+            continue
+        out[name] = summarize(m[sel], hs, deltas=deltas, auc_max=auc_max, min_pairs=1)
+    return out
+
+
+def overlap(system_pass: ArrayLike, baseline_pass: ArrayLike) -> dict[str, float | int]:
+    """Overlap of two systems' passed pairs, and the system's "reduced" score.
+
+    ``both``/``system_only``/``baseline_only``/``neither`` are shares of all pairs;
+    ``reduced`` is the system's pass rate on the pairs the baseline fails (``None`` if the
+    baseline passes every pair), ``n_reduced`` the number of those pairs.
+
+    Examples
+    --------
+    >>> overlap([True, True, False, True], [True, False, False, False])
+    {'n_pairs': 4, 'both': 0.25, 'system_only': 0.5, 'baseline_only': 0.0, 'neither': 0.25, 'n_reduced': 3, 'reduced': 0.6666666666666666}
+    """
+    a = np.asarray(system_pass, dtype=bool)
+    b = np.asarray(baseline_pass, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(
+            f"'system_pass' and 'baseline_pass' must be 1-D of equal length "
+            f"(got {a.shape} and {b.shape})"
+        )
+    if a.size == 0:
+        raise ValueError("'system_pass' is empty: expected at least 1 pair")
+    rest = ~b
+    return {
+        "n_pairs": int(a.size),
+        "both": float(np.mean(a & b)),
+        "system_only": float(np.mean(a & ~b)),
+        "baseline_only": float(np.mean(~a & b)),
+        "neither": float(np.mean(~a & ~b)),
+        "n_reduced": int(rest.sum()),
+        "reduced": float(np.mean(a[rest])) if rest.any() else None,
+    }

@@ -1,0 +1,181 @@
+"""Figures for a result: human vs model (sentences), Δh vs Δlm with the ±δ band, ADC(δ)
+curves, and per-phenomenon bars. Matplotlib with the Agg backend; every figure is written
+atomically as PNG.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from metric_adc import core
+
+__all__ = ["plot_adc_curves", "plot_deltas", "plot_phenomena", "plot_sentences", "write_plots"]
+
+
+def _figure():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".png", dir=path.parent)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=110, bbox_inches="tight")
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+        _figure().close(fig)
+    return path
+
+
+def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path, *, title: str):
+    """Scatter of the human judgement against the model's z-score, one dot per sentence.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = plot_sentences([0.1, 1.0, -1.2], [0.3, 0.9, -1.0],
+    ...                    pathlib.Path(tempfile.mkdtemp()) / "s.png", title="toy")
+    >>> p.stat().st_size > 0
+    True
+    """
+    plt = _figure()
+    x, y = np.asarray(model_z, float), np.asarray(human, float)
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.scatter(x, y, s=6, alpha=0.4, color="#3366aa")
+    r = core.correlation(x, y)["pearson"]
+    ax.set(xlabel="model score (z)", ylabel="human judgement (z)",
+           title=f"{title}: sentences (Pearson r = {'—' if r is None else f'{r:.3f}'})")  # fmt: skip
+    return _save(fig, path)
+
+
+def plot_deltas(
+    model_delta: Sequence[float], human_delta: Sequence[float], path: Path, *, delta: float,
+    title: str,
+):  # fmt: skip
+    """Δh against Δlm, pairs passing ADC(δ) in green, failing in red, with the ±δ band.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = plot_deltas([1.0, -0.5], [1.2, 0.8], pathlib.Path(tempfile.mkdtemp()) / "d.png",
+    ...                 delta=1.0, title="toy")
+    >>> p.name
+    'd.png'
+    """
+    plt = _figure()
+    m, h = np.asarray(model_delta, float), np.asarray(human_delta, float)
+    keep = ~np.isnan(h)
+    m, h = m[keep], h[keep]
+    ok = core.adc_pass(m, h, delta)
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    lim = float(np.nanmax(np.abs(np.concatenate([m, h, [1.0]])))) * 1.05
+    grid = np.array([-lim, lim])
+    ax.fill_between(grid, grid - delta, grid + delta, color="#999999", alpha=0.2,
+                    label=f"|Δh − Δlm| < {delta:g}")  # fmt: skip
+    ax.axhline(0, color="k", lw=0.5)
+    ax.axvline(0, color="k", lw=0.5)
+    ax.scatter(m[ok], h[ok], s=7, color="#2a9d4b", alpha=0.6, label=f"pass ({ok.mean():.3f})")
+    ax.scatter(m[~ok], h[~ok], s=7, color="#c0392b", alpha=0.5, label="fail")
+    ax.set(xlim=(-lim, lim), ylim=(-lim, lim), xlabel="model delta Δlm (z)",
+           ylabel="human delta Δh (z)", title=f"{title}: ADC(δ={delta:g})")  # fmt: skip
+    ax.legend(loc="lower right", fontsize=8)
+    return _save(fig, path)
+
+
+def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "ADC(δ)"):
+    """ADC(δ) curves, one per model, from :func:`metric_adc.core.delta_sweep` results.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> s = core.delta_sweep([1.0, -1.0, 0.4], [2.0, 3.0, 0.5])
+    >>> plot_adc_curves({"toy": s}, pathlib.Path(tempfile.mkdtemp()) / "c.png").suffix
+    '.png'
+    """
+    plt = _figure()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, s in sweeps.items():
+        ax.plot(s["deltas"], s["adc"], label=f"{name} (area {s['auc']:.3f})")
+        ax.axhline(s["human_sign"], ls=":", lw=0.6, color=ax.lines[-1].get_color())
+    ax.set(xlabel="δ", ylabel="share of pairs passing", ylim=(0, 1), title=title)
+    ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def plot_phenomena(by_group: Mapping[str, Mapping], path: Path, *, delta: float, title: str):
+    """Horizontal bars of ADC(δ) and BLiMP per phenomenon (or any grouping).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> b = core.breakdown(["x", "y", "y"], [1.0, -1.0, 0.5], [1.2, 0.4, 0.3], deltas=[1.0])
+    >>> plot_phenomena(b, pathlib.Path(tempfile.mkdtemp()) / "p.png", delta=1.0,
+    ...                title="toy").exists()
+    True
+    """
+    plt = _figure()
+    key = core.delta_key(delta)
+    names = [n for n, r in by_group.items() if r["n_pairs"]]
+    names.sort(key=lambda n: by_group[n]["adc"][key] or 0.0)
+    adc_v = [by_group[n]["adc"][key] or 0.0 for n in names]
+    blimp_v = [by_group[n]["blimp"] for n in names]
+    y = np.arange(len(names))
+    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.16 * len(names) + 1)))
+    ax.barh(y + 0.2, blimp_v, height=0.4, color="#bbbbbb", label="BLiMP criterion")
+    ax.barh(y - 0.2, adc_v, height=0.4, color="#3366aa", label=f"ADC(δ={delta:g})")
+    ax.set_yticks(y, names, fontsize=6 if len(names) > 30 else 8)
+    ax.set(xlim=(0, 1), xlabel="share of pairs passing", title=title)
+    ax.legend(fontsize=8, loc="lower right")
+    return _save(fig, path)
+
+
+def write_plots(
+    out_dir: str | os.PathLike,
+    *,
+    model: str,
+    model_z: Mapping[str, float],
+    judgements: Mapping[str, float],
+    model_delta: Sequence[float],
+    human_delta: Sequence[float],
+    sweep: Mapping,
+    by_group: Mapping[str, Mapping] | None,
+    delta: float = 1.0,
+) -> list[Path]:
+    """Write the four figures for one model into ``out_dir``; return their paths.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> ps = write_plots(tempfile.mkdtemp(), model="toy", model_z={"a": 1.0, "b": -1.0},
+    ...                  judgements={"a": 0.5, "b": -0.2}, model_delta=[2.0], human_delta=[0.7],
+    ...                  sweep=core.delta_sweep([2.0], [0.7]), by_group=None)
+    >>> [p.name for p in ps]
+    ['toy_sentences.png', 'toy_deltas.png', 'toy_adc_curve.png']
+    """
+    out = Path(out_dir)
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model)
+    rated = [k for k in model_z if k in judgements and not np.isnan(judgements[k])]
+    paths = [
+        plot_sentences([model_z[k] for k in rated], [judgements[k] for k in rated],
+                       out / f"{safe}_sentences.png", title=model),
+        plot_deltas(model_delta, human_delta, out / f"{safe}_deltas.png", delta=delta,
+                    title=model),
+        plot_adc_curves({model: sweep}, out / f"{safe}_adc_curve.png", title=f"{model}: ADC(δ)"),
+    ]  # fmt: skip
+    if by_group:
+        paths.append(
+            plot_phenomena(by_group, out / f"{safe}_phenomena.png", delta=delta, title=model)
+        )
+    return paths

@@ -1,0 +1,89 @@
+"""``python -m space``: serve the app on http://127.0.0.1:7860.
+
+Options: ``--host``, ``--port``, ``--results DIR`` (scores files to show beside the thesis's
+reference models; default ``$ADC_RESULTS_DIR``, else ``results/`` in the working directory)
+and ``--ceiling-splits N`` (split-halves for the human ceiling row; 0 leaves it out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+__all__ = ["main", "parse_args"]
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command-line options.
+
+    Examples
+    --------
+    >>> a = parse_args(["--port", "8000", "--results", "out"])
+    >>> a.host, a.port, a.results, a.ceiling_splits
+    ('127.0.0.1', 8000, 'out', 50)
+    """
+    p = argparse.ArgumentParser(
+        prog="python -m space",
+        description="Serve the ADC leaderboard and explorer (Gradio) for LI-Adger.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=7860, help="port (default 7860)")
+    p.add_argument(
+        "--results",
+        default=None,
+        metavar="DIR",
+        help="directory of scores files to show (default $ADC_RESULTS_DIR, else ./results)",
+    )
+    p.add_argument(
+        "--ceiling-splits",
+        type=int,
+        default=50,
+        metavar="N",
+        help="split-halves for the human ceiling row (default 50; 0 leaves the row out)",
+    )
+    args = p.parse_args(argv)
+    if not 0 < args.port < 65536:
+        p.error(f"--port must be in 1..65535 (got {args.port})")
+    if args.ceiling_splits < 0:
+        p.error(f"--ceiling-splits must be >= 0 (got {args.ceiling_splits})")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Load the data, build the app and serve it until interrupted."""
+    args = parse_args(argv)
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)
+    from space.app import CSS, build_app, theme
+    from space.data import load_space_data
+
+    start = time.perf_counter()
+    data = load_space_data(args.results, ceiling_splits=args.ceiling_splits)
+    logging.info(
+        "loaded %d pairs and %d models in %.1f s%s",
+        len(data.pairs),
+        len(data.models),
+        time.perf_counter() - start,
+        "" if data.ceiling is None else " (with the human ceiling)",
+    )
+    demo = build_app(data)
+    demo.queue(default_concurrency_limit=4)
+    demo.launch(
+        server_name=args.host,
+        server_port=args.port,
+        ssr_mode=False,
+        show_error=True,
+        max_file_size="64mb",
+        footer_links=["api"],
+        css=CSS,
+        theme=theme(),
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

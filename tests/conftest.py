@@ -1,0 +1,41 @@
+"""Shared fixtures. The source data is read from ../shared/data (see the brief)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def li_adger_data_dir(tmp_path_factory) -> Path:
+    """LI-Adger built once per session into a temporary dataset folder ``…/li_adger/data``."""
+    import li_adger
+
+    return li_adger.build(data_dir=tmp_path_factory.mktemp("built") / "li_adger" / "data")
+
+
+@pytest.fixture(scope="session")
+def li_adger_tables(li_adger_data_dir) -> dict[str, pd.DataFrame]:
+    """The three built tables as DataFrames: ``sentences``, ``pairs``, ``phenomena``."""
+    return {
+        name: pd.read_parquet(li_adger_data_dir / f"{name}.parquet")
+        for name in ("sentences", "pairs", "phenomena")
+    }
+
+
+@pytest.fixture
+def source_copy(tmp_path) -> Path:
+    """A private copy of the LI-Adger build sources (layout of shared/data), safe to modify."""
+    from li_adger.sources import BUILD_FILES
+
+    root = tmp_path / "source"
+    for rel in BUILD_FILES:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHARED_DATA / rel, root / rel)
+    return root

@@ -1,0 +1,117 @@
+"""Linking functions: the Lau et al. (2017) definitions, their invariances and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from baselines.linking import (
+    LINKING_FUNCTIONS,
+    LINKING_NAMES,
+    check_linking_name,
+    logprob,
+    mean_lp,
+    norm_lp,
+    pen_lp,
+    slor,
+)
+
+logprobs = st.lists(
+    st.floats(min_value=-50.0, max_value=-1e-3, allow_nan=False), min_size=1, max_size=40
+)
+
+
+@st.composite
+def paired(draw):
+    lp = draw(logprobs)
+    uni = draw(
+        st.lists(
+            st.floats(min_value=-50.0, max_value=-1e-3), min_size=len(lp), max_size=len(lp)
+        )
+    )
+    return lp, uni
+
+
+def test_definitions_on_a_worked_example():
+    # |s| = 3, logP = -9, logPu = -12; the formulas of Lau, Clark & Lappin (2017), Table 1.
+    lp, uni = [-2.0, -3.0, -4.0], [-5.0, -3.0, -4.0]
+    assert logprob(lp) == -9.0
+    assert mean_lp(lp) == -3.0
+    assert pen_lp(lp) == pytest.approx(-9.0 / ((5 + 3) / 6) ** 0.8)
+    assert norm_lp(lp, uni) == pytest.approx(-(-9.0) / -12.0)
+    assert slor(lp, uni) == pytest.approx((-9.0 + 12.0) / 3)
+
+
+@given(logprobs)
+def test_mean_times_length_is_the_sum(lp):
+    assert mean_lp(lp) * len(lp) == pytest.approx(logprob(lp), rel=1e-9, abs=1e-9)
+
+
+@given(logprobs)
+def test_penlp_is_logprob_scaled_by_a_length_only_penalty(lp):
+    penalty = ((5 + len(lp)) / 6) ** 0.8
+    assert pen_lp(lp) == pytest.approx(logprob(lp) / penalty, rel=1e-12)
+    if len(lp) == 1:
+        assert pen_lp(lp) == logprob(lp)
+
+
+@given(paired())
+def test_slor_is_zero_when_the_model_equals_the_unigram_model(pair):
+    lp, _ = pair
+    assert slor(lp, lp) == pytest.approx(0.0, abs=1e-9)
+    assert norm_lp(lp, lp) == pytest.approx(-1.0)
+
+
+@given(paired(), st.integers(min_value=0, max_value=39))
+def test_token_order_does_not_matter(pair, shift):
+    lp, uni = pair
+    k = shift % len(lp)
+    rotated_lp, rotated_uni = lp[k:] + lp[:k], uni[k:] + uni[:k]
+    for f in LINKING_FUNCTIONS.values():
+        assert f.compute(rotated_lp, rotated_uni) == pytest.approx(
+            f.compute(lp, uni), rel=1e-9, abs=1e-9
+        )
+
+
+@given(paired(), st.floats(min_value=0.01, max_value=5.0))
+def test_more_probable_tokens_never_lower_any_score(pair, boost):
+    lp, uni = pair
+    better = [min(x + boost, 0.0) for x in lp]
+    for f in LINKING_FUNCTIONS.values():
+        assert f.compute(better, uni) >= f.compute(lp, uni) - 1e-9
+
+
+@pytest.mark.parametrize("name", LINKING_NAMES)
+def test_every_function_is_finite_and_named(name):
+    f = LINKING_FUNCTIONS[name]
+    assert f.name == name and f.reduction
+    assert math.isfinite(f.compute([-1.0, -2.0], [-3.0, -3.0]))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (([],), r"logprobs must hold at least one token log-probability \(got none\)"),
+        (([-1.0, 0.5],), r"logprobs\[1\] must be a finite log-probability <= 0 \(got 0.5\)"),
+        (([-math.inf],), r"logprobs\[0\] must be a finite log-probability <= 0 \(got -inf\)"),
+    ],
+)
+def test_bad_token_logprobs_are_named(args, message):
+    with pytest.raises(ValueError, match=message):
+        logprob(*args)
+
+
+def test_bad_unigrams_are_named():
+    with pytest.raises(ValueError, match="same length"):
+        slor([-1.0, -2.0], [-1.0])
+    with pytest.raises(ValueError, match="needs unigram log-probabilities"):
+        LINKING_FUNCTIONS["normlp"].compute([-1.0])
+    with pytest.raises(ValueError, match=r"unigram_logprobs\[0\]"):
+        slor([-1.0], [float("nan")])
+    with pytest.raises(ValueError, match="undefined when the unigram log-probability is 0"):
+        norm_lp([-1.0], [0.0])
+    with pytest.raises(ValueError, match="variant must be one of"):
+        check_linking_name("SLOR")
