@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _score(args: argparse.Namespace) -> int:
     from baselines.registry import build_scorer, default_batch_size, resolve_kind
-    from baselines.run import load_sentences, score_to_file
+    from baselines.run import dataset_metadata, load_sentences, score_to_file
 
     ids, sentences = load_sentences(args.dataset)
     if args.limit is not None:
@@ -125,6 +125,10 @@ def _score(args: argparse.Namespace) -> int:
         batch_size=batch_size,
         progress=not args.quiet,
         resume=not args.fresh,
+        extra_metadata={
+            **dataset_metadata(args.dataset),
+            **({"limit": args.limit} if args.limit is not None else {}),
+        },
     )
     done = time.perf_counter()
     print(

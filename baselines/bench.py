@@ -482,7 +482,7 @@ def format_report(result: dict[str, Any]) -> str:
     ...              "minicons_batch_size": 1},
     ...      "causal": None, "long": None}
     >>> print(format_report(r).splitlines()[-1])
-    ratios: PLL speed 1.00x minicons (max |Δ| 0.0e+00) | causal skipped | long sentence skipped
+    ratios: PLL speed 1.00x minicons (max |Δ| 0.0e+00), 1% of matmul FLOP/s | causal skipped | ...
     """
     m = result["machine"]
     ram = "?" if m["ram_bytes"] is None else f"{m['ram_bytes'] / _GIB:.1f} GiB"

@@ -42,6 +42,7 @@ __all__ = [
     "DATASETS",
     "FINGERPRINT_EXCLUDES",
     "PartialFileError",
+    "dataset_metadata",
     "fingerprint",
     "load_sentences",
     "partial_path",
@@ -107,6 +108,26 @@ def load_sentences(dataset: str) -> tuple[list[str], list[str]]:
     if missing:
         raise ValueError(f"{where}: missing column(s) {missing} (got columns {columns})")
     return [str(i) for i in table["id"]], [str(s) for s in table["sentence"]]
+
+
+def dataset_metadata(dataset: str) -> dict[str, str]:
+    """What identifies the data behind a dataset name: the LI-Adger build fingerprint, or
+    the SHA-256 of a table file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = p.write_text("id,sentence\\ns1,Go.\\n")
+    >>> dataset_metadata(str(p)) == {"dataset_sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+    True
+    """
+    if dataset == "li_adger":
+        from li_adger.build import read_report
+
+        return {"dataset_fingerprint": str(read_report()["fingerprint"])}
+    digest = hashlib.sha256(Path(dataset).read_bytes()).hexdigest()
+    return {"dataset_sha256": digest}
 
 
 def fingerprint(metadata: Mapping[str, Any], dataset: str) -> str:
@@ -213,10 +234,6 @@ def _versions() -> dict[str, str]:
             out[dist] = version(dist)
         except PackageNotFoundError:
             continue
-    import li_adger
-
-    if getattr(li_adger, "__version__", None):
-        out["li_adger"] = str(li_adger.__version__)
     return out
 
 
@@ -230,13 +247,15 @@ def score_to_file(
     batch_size: int = 64,
     progress: bool = True,
     resume: bool = True,
+    extra_metadata: Mapping[str, Any] | None = None,
 ) -> Path:
     """Score ``sentences`` with ``scorer`` and write the scores file ``out`` atomically.
 
     Sentences are scored longest first (``batch_size`` at a time, so batches pad little and
     a sentence too long for the model, or a batch too big for memory, fails at once) and
     each batch is appended to the partial file before the next one starts. With
-    ``resume=False`` an existing partial file is discarded first. Returns ``out``.
+    ``resume=False`` an existing partial file is discarded first. ``extra_metadata`` (e.g.
+    :func:`dataset_metadata`) is added to the file's metadata record. Returns ``out``.
     """
     ids, sentences = _check_inputs(ids, sentences)
     if not sentences:
@@ -307,7 +326,13 @@ def score_to_file(
         {"id": i, "sentence": s, "score": done[i]} for i, s in zip(ids, sentences, strict=True)
     ]
     versions = {**_versions(), **meta.get("versions", {})}
-    metadata = {**meta, "dataset": dataset, "n_sentences": len(records), "versions": versions}
+    metadata = {
+        **meta,
+        "dataset": dataset,
+        **dict(extra_metadata or {}),
+        "n_sentences": len(records),
+        "versions": versions,
+    }
     write_scores(out, records, metadata)
     cache.unlink(missing_ok=True)
     return out

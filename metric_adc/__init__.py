@@ -38,9 +38,9 @@ def load_metric(**kwargs: Any):
 
     Examples
     --------
-    >>> adc = load_metric()
-    >>> adc.compute(predictions_good=[-10.0, -12.0, -9.0], predictions_bad=[-11.0, -11.5, -15.0],
-    ...             deltas=[1.0])["blimp"]
+    >>> blimp = load_metric(config_name="blimp")
+    >>> blimp.compute(predictions_good=[-10.0, -12.0, -9.0],
+    ...               predictions_bad=[-11.0, -11.5, -15.0])["blimp"]
     0.6666666666666666
     """
     import evaluate

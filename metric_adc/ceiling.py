@@ -32,12 +32,16 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
 from metric_adc import core
+
+if TYPE_CHECKING:
+    from li_adger.participants import RatingMatrix
 
 __all__ = [
     "CEILING_DELTAS",
@@ -382,11 +386,11 @@ class CeilingInputs:
 
     pairs: pd.DataFrame
     """Evaluable LI pairs: ``pair_id, good_id, bad_id, human_delta``."""
-    me: object
+    me: RatingMatrix
     """:class:`li_adger.participants.RatingMatrix` of the magnitude-estimation z-scores."""
-    ls: object
+    ls: RatingMatrix
     """The same for the Likert task."""
-    fc: object
+    fc: RatingMatrix
     """Participants × bad ids, 1.0 where the better member was chosen (forced choice)."""
 
 

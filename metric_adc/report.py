@@ -129,9 +129,9 @@ def li_adger_pairs() -> PairTable:
 
     Examples
     --------
-    >>> t = li_adger_pairs()  # doctest: +SKIP
-    >>> len(t)  # doctest: +SKIP
-    2365
+    >>> t = li_adger_pairs()
+    >>> len(t), len(t.judgements), sorted(set(t.source))
+    (2365, 4178, ['Adger', 'LI'])
     """
     import li_adger
 
@@ -268,9 +268,9 @@ def evaluate_li_adger(
     Examples
     --------
     >>> from metric_adc.thesis import load_thesis_scores
-    >>> row = evaluate_li_adger(load_thesis_scores()["bert-base-uncased-mlm"])  # doctest: +SKIP
-    >>> row["n_pairs"]  # doctest: +SKIP
-    2365
+    >>> row = evaluate_li_adger(load_thesis_scores()["bert-base-uncased-mlm"], model="bbu")
+    >>> row["n_pairs"], row["n_excluded"], round(row["adc"]["1.0"], 3)
+    (2365, 0, 0.63)
     """
     return evaluate_on_pairs(
         scores,

@@ -1,6 +1,7 @@
 """``python -m space``: serve the app on http://127.0.0.1:7860.
 
-Options: ``--host``, ``--port``, ``--results DIR`` (scores files to show beside the thesis's
+Options: ``--host`` and ``--port`` (defaults ``$GRADIO_SERVER_NAME`` / ``$GRADIO_SERVER_PORT``
+as a Hugging Face Space sets them, else 127.0.0.1 and 7860), ``--results DIR`` (scores files to show beside the thesis's
 reference models; default ``$ADC_RESULTS_DIR``, else ``results/`` in the working directory)
 and ``--ceiling-splits N`` (split-halves for the human ceiling row; 0 leaves it out).
 """
@@ -22,7 +23,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
     Examples
     --------
-    >>> a = parse_args(["--port", "8000", "--results", "out"])
+    >>> a = parse_args(["--host", "127.0.0.1", "--port", "8000", "--results", "out"])
     >>> a.host, a.port, a.results, a.ceiling_splits
     ('127.0.0.1', 8000, 'out', 50)
     """
@@ -30,8 +31,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         prog="python -m space",
         description="Serve the ADC leaderboard and explorer (Gradio) for LI-Adger.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=7860, help="port (default 7860)")
+    p.add_argument(
+        "--host",
+        default=os.environ.get("GRADIO_SERVER_NAME") or "127.0.0.1",
+        help="interface to listen on (default $GRADIO_SERVER_NAME, else 127.0.0.1)",
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("GRADIO_SERVER_PORT") or 7860),
+        help="port (default $GRADIO_SERVER_PORT, else 7860)",
+    )
     p.add_argument(
         "--results",
         default=None,

@@ -31,6 +31,8 @@ __all__ = ["CSS", "DEFAULT_DELTA", "build_app", "main", "styled", "theme"]
 
 DEFAULT_DELTA = 0.5
 NONE = "(none)"
+PAIR_COLUMN_WIDTHS = ["4%", "4%", "9%", "17%", "17%", *["5%"] * 9]
+"""Widths of the pair explorer's 14 columns: room for the sentences, numbers kept narrow."""
 
 CSS = """
 #upload-status {min-height: 2em}
@@ -77,7 +79,7 @@ def styled(df: pd.DataFrame):
     Examples
     --------
     >>> styled(pd.DataFrame({"x": [0.5, None]})).to_string().splitlines()[1:]
-    [' 0 0.500', ' 1 —']
+    ['0 0.500', '1 —']
     """
     return df.style.format(precision=3, na_rep="—")
 
@@ -86,15 +88,10 @@ def _names(data: SpaceData, uploads: Sequence[ModelEntry]) -> list[str]:
     return [m.name for m in [*data.models, *uploads]]
 
 
-def _entry(data: SpaceData, uploads: Sequence[ModelEntry], name: str | None) -> ModelEntry:
+def _entry(data: SpaceData, uploads: Sequence[ModelEntry], name: str | None) -> ModelEntry | None:
+    """The model called ``name``, else the first one, else ``None`` (no model loaded)."""
     models = data.by_name(uploads)
-    if name in models:
-        return models[name]
-    if not models:
-        raise gr.Error(
-            "no model is loaded: put scores files in the results directory or upload one"
-        )
-    return next(iter(models.values()))
+    return models.get(name) or next(iter(models.values()), None)
 
 
 def _phenomena(data: SpaceData, source: str) -> list[str]:
@@ -131,7 +128,7 @@ def build_app(data: SpaceData) -> gr.Blocks:
     names = _names(data, [])
     first = names[0] if names else None
     sources = [ALL, *sorted(data.frame["source"].unique().tolist())]
-    heat_sources = sources[1:] if len(sources) > 2 else sources[:1]
+    heat_sources = sorted(sources[1:], key=lambda s: (s != "LI", s)) or [ALL]
 
     # ------------------------------------------------------------------ handlers
     def leaderboard(delta: float, uploads: list[ModelEntry]):
@@ -142,10 +139,14 @@ def build_app(data: SpaceData) -> gr.Blocks:
 
     def model_plots(name: str, delta: float, uploads: list[ModelEntry]):
         e = _entry(data, uploads, name)
+        if e is None:
+            return None, None
         return views.pair_figure(data, e, delta), views.sentence_figure(data, e)
 
     def heatmap(delta: float, source: str, uploads: list[ModelEntry]):
         entries = [*data.models, *uploads]
+        if not entries:
+            return None
         return views.heatmap_figure(data, entries, delta, None if source == ALL else source)
 
     def pairs(
@@ -159,6 +160,8 @@ def build_app(data: SpaceData) -> gr.Blocks:
         uploads: list[ModelEntry],
     ):
         a = _entry(data, uploads, model_a)
+        if a is None:
+            return "No model is loaded yet: upload scores in *Evaluate your scores*.", None
         b = None if model_b in (None, NONE) else _entry(data, uploads, model_b)
         if phenomenon not in _phenomena(data, source):
             phenomenon = ALL
@@ -220,16 +223,21 @@ def build_app(data: SpaceData) -> gr.Blocks:
                 curve_plot = gr.Plot(
                     value=views.adc_curves_figure(data, data.models, DEFAULT_DELTA),
                     label="ADC(δ) curves",
+                    show_label=False,
                     elem_id="curves",
                 )
             with gr.Tab("Model plots"):
                 model = gr.Dropdown(choices=names, value=first, label="Model", elem_id="model")
                 with gr.Row():
-                    pair_plot = gr.Plot(label="Δh vs Δlm per pair, ±δ band", elem_id="pair-plot")
-                    sentence_plot = gr.Plot(label="human vs model per sentence")
+                    pair_plot = gr.Plot(
+                        label="Δh vs Δlm per pair, ±δ band", show_label=False, elem_id="pair-plot"
+                    )
+                    sentence_plot = gr.Plot(label="human vs model per sentence", show_label=False)
             with gr.Tab("Phenomena"):
                 heat_source = gr.Radio(heat_sources, value=heat_sources[0], label="Source")
-                heat_plot = gr.Plot(label="ADC(δ) per phenomenon", elem_id="heatmap")
+                heat_plot = gr.Plot(
+                    label="ADC(δ) per phenomenon", show_label=False, elem_id="heatmap"
+                )
             with gr.Tab("Pair explorer"):
                 with gr.Row():
                     source = gr.Dropdown(sources, value=ALL, label="Source")
@@ -242,7 +250,13 @@ def build_app(data: SpaceData) -> gr.Blocks:
                         list(DISAGREEMENTS), value=ALL, label="A vs B at δ (needs model B)"
                     )
                 pair_summary = gr.Markdown(elem_id="pair-summary")
-                pair_table = gr.Dataframe(interactive=False, wrap=True, elem_id="pairs")
+                pair_table = gr.Dataframe(
+                    interactive=False,
+                    wrap=True,
+                    column_widths=PAIR_COLUMN_WIDTHS,
+                    max_height=700,
+                    elem_id="pairs",
+                )
             with gr.Tab("Evaluate your scores"):
                 gr.Markdown(_UPLOAD_HELP)
                 with gr.Row():

@@ -36,7 +36,8 @@ def explore_pairs(
     max_rows: int = MAX_ROWS,
 ) -> tuple[str, pd.DataFrame]:
     """A one-line summary and the matching pairs (at most ``max_rows``), with the sentences,
-    human judgements and Δh, and model A's (and B's) z-scores, Δlm and ADC(δ) outcome.
+    human judgements and Δh, model A's z-scores, Δlm and ADC(δ) outcome, and model B's Δlm
+    and outcome (empty without model B; the columns are always the same).
 
     Pairs without a human judgement never pass, as in the metric, and are shown as such.
 
@@ -93,6 +94,9 @@ def explore_pairs(
     if model_b is not None and pass_b is not None:
         out["B Δlm"] = np.round(model_b.model_delta[keep], 3)
         out["B"] = np.where(pass_b[keep], "pass", "fail")
+    else:
+        out["B Δlm"] = np.nan
+        out["B"] = ""
     n = int(keep.sum())
     n_pass = int(pass_a[keep].sum())
     text = (

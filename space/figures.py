@@ -129,7 +129,8 @@ def adc_curves(
     ax.set_xlabel("δ (z-score units)")
     ax.set_ylabel("ADC(δ): share of pairs passing")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+    if ax.lines:
+        ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
     return fig
 
 

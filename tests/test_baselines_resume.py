@@ -1,0 +1,155 @@
+"""Nothing lost: a killed or crashed run resumes and ends with exactly one score per sentence."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from baselines_tiny import WORDS, save_tiny_causal_lm
+from metric_adc.scores_file import read_scores
+
+from baselines.run import PartialFileError, fingerprint, partial_path, score_to_file
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Counting:
+    """A toy scorer that counts what it scores and can crash after some batches."""
+
+    name, kind, reduction = "count", "toy", "count"
+
+    def __init__(self, variant: str = "words", crash_after: int | None = None):
+        self.variant, self.crash_after, self.scored, self.calls = variant, crash_after, [], 0
+
+    def score(self, sentences):
+        if self.crash_after is not None and self.calls >= self.crash_after:
+            raise RuntimeError("simulated crash")
+        self.calls += 1
+        self.scored.extend(sentences)
+        return [float(len(s.split())) + (0.5 if self.variant == "half" else 0.0) for s in sentences]
+
+    def metadata(self):
+        return {"model": self.name, "kind": self.kind, "variant": self.variant,
+                "reduction": self.reduction}
+
+
+IDS = [f"s{k:02d}" for k in range(20)]
+SENTENCES = [" ".join(["word"] * (1 + k % 7)) + "." for k in range(20)]
+
+
+def crash(out: Path, scorer: Counting) -> Path:
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        score_to_file(scorer, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert not out.exists()
+    return partial_path(out, fingerprint(scorer.metadata(), "toy"))
+
+
+def test_a_crashed_run_resumes_where_it_stopped(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    partial = crash(out, Counting(crash_after=2))
+    assert len(partial.read_text().splitlines()) == 1 + 6  # header + two batches of 3
+    # a kill in the middle of writing leaves half a line: it is cut off and rescored
+    with partial.open("a") as fh:
+        fh.write('{"id": "s19", "sente')
+    resumed = Counting()
+    score_to_file(resumed, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(resumed.scored) == 20 - 6
+    result = read_scores(out)
+    assert result.ids == IDS  # dataset order, one score each
+    assert result.scores.tolist() == [float(len(s.split())) for s in SENTENCES]
+    assert not partial.exists()
+
+
+def test_a_different_run_never_mixes_in(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    words_partial = crash(out, Counting(crash_after=1))
+    other = Counting(variant="half")
+    score_to_file(other, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(other.scored) == 20  # nothing reused from the 'words' run
+    assert all(s % 1 == 0.5 for s in read_scores(out).scores)
+    assert words_partial.exists()  # the other run's cache is left alone
+
+
+def test_changed_sentence_text_is_rescored_and_fresh_ignores_the_cache(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    crash(out, Counting(crash_after=2))
+    edited = [*SENTENCES]
+    edited[IDS.index("s06")] = "a completely new sentence here."
+    resumed = Counting()
+    score_to_file(resumed, IDS, edited, out, dataset="toy", batch_size=3, progress=False)
+    assert "a completely new sentence here." in resumed.scored
+    assert read_scores(out).as_dict()["s06"] == 5.0
+    crash(out, Counting(crash_after=2))
+    fresh = Counting()
+    score_to_file(fresh, IDS, SENTENCES, out, dataset="toy", progress=False, resume=False)
+    assert len(fresh.scored) == 20
+
+
+def test_a_damaged_partial_file_is_an_error_naming_it(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    partial = crash(out, Counting(crash_after=2))
+    lines = partial.read_text().splitlines()
+    lines[2] = "not json"
+    partial.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PartialFileError, match=rf"{partial.name} line 3: not valid JSON"):
+        score_to_file(Counting(), IDS, SENTENCES, out, dataset="toy", progress=False)
+
+
+def test_bad_ids_and_sentences_are_named(tmp_path):
+    out = tmp_path / "s.jsonl"
+    with pytest.raises(ValueError, match=r"ids\[1\] is a duplicate id \(got 'a'\)"):
+        score_to_file(Counting(), ["a", "a"], ["Go.", "Run."], out, dataset="t", progress=False)
+    with pytest.raises(ValueError, match=r"sentence 'b' \(row 1\) is empty"):
+        score_to_file(Counting(), ["a", "b"], ["Go.", "  "], out, dataset="t", progress=False)
+    with pytest.raises(ValueError, match="same length"):
+        score_to_file(Counting(), ["a"], ["Go.", "Run."], out, dataset="t", progress=False)
+
+
+@pytest.mark.slow
+def test_a_killed_process_resumes_with_exactly_one_score_per_sentence(tmp_path):
+    """SIGKILL a real CLI run of a tiny causal LM, rerun it, compare with an uninterrupted run."""
+    model = save_tiny_causal_lm(tmp_path / "tiny", "llama")
+    n = 4000
+    data = tmp_path / "sentences.csv"
+    rows = [f"s{k:05d},{' '.join(WORDS[(k * j) % 20] for j in range(3 + k % 9))}" for k in range(n)]
+    data.write_text("id,sentence\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "scores.jsonl"
+    cmd = [sys.executable, "-m", "baselines", "score", "--model", str(model), "--dataset",
+           str(data), "--device", "cpu", "--quiet"]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+
+    run = subprocess.Popen([*cmd, "--batch-size", "1", "--out", str(out)], cwd=REPO, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    partials: list[Path] = []
+    while time.monotonic() < deadline and run.poll() is None:
+        partials = list(tmp_path.glob("scores.jsonl.*.partial"))
+        if partials and partials[0].read_bytes().count(b"\n") > 50:
+            break
+        time.sleep(0.02)
+    assert run.poll() is None, "the run ended before it could be killed"
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert run.returncode == -signal.SIGKILL
+    assert not out.exists()
+    cached = [json.loads(x) for x in partials[0].read_text().splitlines()[1:] if x.endswith("}")]
+    assert 50 <= len(cached) < n
+
+    resumed = subprocess.run([*cmd, "--batch-size", "1", "--out", str(out)], cwd=REPO, env=env, capture_output=True)
+    assert resumed.returncode == 0, resumed.stderr.decode()[-2000:]
+    whole = tmp_path / "whole.jsonl"
+    fresh = subprocess.run([*cmd, "--batch-size", "64", "--out", str(whole)], cwd=REPO, env=env, capture_output=True)
+    assert fresh.returncode == 0, fresh.stderr.decode()[-2000:]
+
+    result, reference = read_scores(out), read_scores(whole)
+    assert result.ids == [r.split(",")[0] for r in rows]  # exactly one score per sentence
+    assert result.scores.tolist() == pytest.approx(reference.scores.tolist(), abs=1e-5)
+    by_id = result.as_dict()
+    assert all(by_id[c["id"]] == c["score"] for c in cached)  # cached scores were kept
+    assert not partials[0].exists()
