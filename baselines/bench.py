@@ -319,6 +319,7 @@ def run_benchmarks(
     pll.update(
         model={"path": mlm_model, "parameters": _parameter_count(mlm_config)},
         masked_tokens=sum(n - 2 for n in lengths),
+        ours_padding_fraction=_padding_fraction(lengths, token_budget),
         token_budget=token_budget,
         minicons_batch_size=minicons_batch_size,
     )
@@ -407,6 +408,24 @@ def run_benchmarks(
     return result
 
 
+def _padding_fraction(lengths: Sequence[int], token_budget: int) -> float:
+    """Share of the token slots in our PLL forward passes that are padding.
+
+    Replays :func:`baselines.mlm.plan_passes` on the copies (``L - 2`` of each sentence of
+    ``L`` tokens, longest first, as the scorer orders them).
+
+    Examples
+    --------
+    >>> _padding_fraction([4, 3], 100)  # one pass of copies of 4, 4 and 3 tokens: 1 pad of 12
+    0.0833...
+    """
+    from baselines.mlm import plan_passes
+
+    copies = [n for n in sorted(lengths, reverse=True) for _ in range(n - 2)]
+    slots = sum((b - a) * max(copies[a:b]) for a, b in plan_passes(copies, token_budget))
+    return 1.0 - sum(copies) / slots
+
+
 def _parameter_count(config: Any) -> int:
     """Parameters of the model a config describes (built on the meta device: no memory)."""
     import torch
@@ -479,7 +498,7 @@ def format_report(result: dict[str, Any]) -> str:
     ...      "matmul_flops": 1e11, "matmul_size": 64, "n_sentences": 10,
     ...      "pll": {"ours": side, "minicons": side, "speedup": 1.0, "max_abs_diff": 0.0,
     ...              "model": {"parameters": 10}, "masked_tokens": 50, "token_budget": 64,
-    ...              "minicons_batch_size": 1},
+    ...              "minicons_batch_size": 1, "ours_padding_fraction": 0.0},
     ...      "causal": None, "long": None}
     >>> print(format_report(r).splitlines()[-1])
     ratios: PLL speed 1.00x minicons (max |Δ| 0.0e+00), 1% of matmul FLOP/s | causal skipped | ...
@@ -502,6 +521,7 @@ def format_report(result: dict[str, Any]) -> str:
         f"masked tokens; ours token_budget={pll['token_budget']}, minicons "
         f"{pll['minicons_batch_size']} sentence(s) per call",
         *_table(pll),
+        f"  our passes are {100 * pll['ours_padding_fraction']:.1f}% padding",
     ]
     causal = result["causal"]
     if causal is not None:

@@ -64,7 +64,9 @@ def signed_confidence(
     for row in _check_logits(logits):
         margin = row[acceptable] - row[1 - acceptable]
         # max softmax of two classes = sigmoid(|margin|), written to never overflow
-        out.append(1.0 / (1.0 + math.exp(-margin)) if margin > 0 else -1.0 / (1.0 + math.exp(margin)))
+        out.append(
+            1.0 / (1.0 + math.exp(-margin)) if margin > 0 else -1.0 / (1.0 + math.exp(margin))
+        )
     return out
 
 
@@ -110,7 +112,13 @@ def minilm_cola_path(
 
     Examples
     --------
-    >>> path = minilm_cola_path(train=False)  # doctest: +SKIP
+    >>> import tempfile
+    >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
+    >>> minilm_cola_path(train=False)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: minilm-cola is not trained yet (...); run `python -m baselines score --model minilm-cola ...` once to train it
+    >>> del os.environ["LI_ADGER_MODELS"]
     """
     from baselines.cola_data import cola_file
     from baselines.cola_train import finetune
@@ -259,8 +267,9 @@ class ColaScorer:
         found: dict[str, tuple[float, float]] = {}
         starts = range(0, len(order), self.batch_size)
         with torch.inference_mode():
-            for start in tqdm(starts, desc=f"CoLA {self.name}", unit="batch",
-                              disable=not self.progress):
+            for start in tqdm(
+                starts, desc=f"CoLA {self.name}", unit="batch", disable=not self.progress
+            ):
                 batch_sentences = [unique[k] for k in order[start : start + self.batch_size]]
                 batch = self.tokenizer(batch_sentences, padding=True, return_tensors="pt")
                 logits = self.model(**{k: v.to(self.device) for k, v in batch.items()}).logits

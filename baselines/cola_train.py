@@ -140,8 +140,9 @@ def _replace_dir(source: Path, target: Path) -> None:
         shutil.rmtree(old)
 
 
-def predict_labels(model: Any, tokenizer: Any, sentences: Sequence[str], *, batch_size: int,
-                   device: Any) -> list[int]:
+def predict_labels(
+    model: Any, tokenizer: Any, sentences: Sequence[str], *, batch_size: int, device: Any
+) -> list[int]:
     """Argmax labels of a sequence classifier (no gradient, eval mode, length-sorted batches)."""
     import torch
 
@@ -252,31 +253,43 @@ def finetune(
             ).to(dev)
             no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
             groups = [
-                {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
-                 "weight_decay": weight_decay},
-                {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)],
-                 "weight_decay": 0.0},
+                {
+                    "params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
+                    "weight_decay": weight_decay,
+                },
+                {
+                    "params": [p for n, p in model.named_parameters() if n.endswith(no_decay)],
+                    "weight_decay": 0.0,
+                },
             ]
             optimizer = torch.optim.AdamW(groups, lr=lr)
             total = steps_per_epoch * epochs
-            scheduler = get_linear_schedule_with_warmup(
-                optimizer, int(warmup_ratio * total), total
-            )
+            scheduler = get_linear_schedule_with_warmup(optimizer, int(warmup_ratio * total), total)
             seed_best = -math.inf
             for epoch in range(1, epochs + 1):
                 started = time.perf_counter()
                 model.train()
                 order = torch.randperm(len(train_x), generator=generator).tolist()
                 losses = []
-                bar = tqdm(range(0, len(order), batch_size), disable=not progress,
-                           desc=f"CoLA seed {seed} epoch {epoch}/{epochs}", unit="batch")
+                bar = tqdm(
+                    range(0, len(order), batch_size),
+                    disable=not progress,
+                    desc=f"CoLA seed {seed} epoch {epoch}/{epochs}",
+                    unit="batch",
+                )
                 for start in bar:
                     idx = order[start : start + batch_size]
-                    batch = tokenizer([train_x[i] for i in idx], padding=True, truncation=True,
-                                      max_length=max_length, return_tensors="pt")
+                    batch = tokenizer(
+                        [train_x[i] for i in idx],
+                        padding=True,
+                        truncation=True,
+                        max_length=max_length,
+                        return_tensors="pt",
+                    )
                     labels = torch.tensor([train_y[i] for i in idx])
-                    loss = model(**{k: v.to(dev) for k, v in batch.items()},
-                                 labels=labels.to(dev)).loss
+                    loss = model(
+                        **{k: v.to(dev) for k, v in batch.items()}, labels=labels.to(dev)
+                    ).loss
                     loss.backward()
                     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
                     optimizer.step()
@@ -285,8 +298,9 @@ def finetune(
                     losses.append(loss.item())
                 predictions = predict_labels(model, tokenizer, dev_x, batch_size=128, device=dev)
                 extra_mcc = {
-                    name: matthews_corrcoef(y, predict_labels(model, tokenizer, x,
-                                                              batch_size=128, device=dev))
+                    name: matthews_corrcoef(
+                        y, predict_labels(model, tokenizer, x, batch_size=128, device=dev)
+                    )
                     for name, (x, y) in extra.items()
                 }
                 result = EpochResult(
@@ -301,8 +315,10 @@ def finetune(
                 )
                 history.append(result)
                 if progress:
-                    tqdm.write(f"seed {seed} epoch {epoch}: dev MCC {result.dev_mcc:.4f}, "
-                               f"accuracy {result.dev_accuracy:.4f}, loss {result.train_loss:.4f}")
+                    tqdm.write(
+                        f"seed {seed} epoch {epoch}: dev MCC {result.dev_mcc:.4f}, "
+                        f"accuracy {result.dev_accuracy:.4f}, loss {result.train_loss:.4f}"
+                    )
                 if result.dev_mcc > seed_best:
                     seed_best = result.dev_mcc
                     staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))
@@ -311,8 +327,14 @@ def finetune(
                     _write_json(staging / "checkpoint.json", asdict(result))
                     _replace_dir(staging, out / f"seed-{seed}")
         done_seeds.add(seed)
-        _write_json(progress_file, {"settings": settings, "history": [asdict(h) for h in history],
-                                    "done_seeds": sorted(done_seeds)})
+        _write_json(
+            progress_file,
+            {
+                "settings": settings,
+                "history": [asdict(h) for h in history],
+                "done_seeds": sorted(done_seeds),
+            },
+        )
 
     best = select_best(history)
     staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))

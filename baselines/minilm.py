@@ -34,7 +34,9 @@ def packaged_encoder_path() -> Path:
             f"install it with `pip install {DISTRIBUTION}`"
         )
     folder = Path(next(iter(spec.submodule_search_locations))) / "model"
-    missing = [n for n in ("config.json", "model.safetensors", "vocab.txt") if not (folder / n).is_file()]
+    missing = [
+        n for n in ("config.json", "model.safetensors", "vocab.txt") if not (folder / n).is_file()
+    ]
     if missing:
         raise FileNotFoundError(
             f"package {DISTRIBUTION!r} is installed but {folder} lacks {', '.join(missing)}; "

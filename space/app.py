@@ -31,11 +31,15 @@ __all__ = ["CSS", "DEFAULT_DELTA", "build_app", "main", "styled", "theme"]
 
 DEFAULT_DELTA = 0.5
 NONE = "(none)"
-PAIR_COLUMN_WIDTHS = ["4%", "4%", "9%", "17%", "17%", *["5%"] * 9]
+PAIR_COLUMN_WIDTHS = [
+    *["4%", "4%", "8%", "15%", "15%"],
+    *["6.5%"] * 6 + ["4%", "6.5%", "4%"],
+]
 """Widths of the pair explorer's 14 columns: room for the sentences, numbers kept narrow."""
 
 CSS = """
 #upload-status {min-height: 2em}
+#pairs td, #pairs th {font-size: 0.85em}
 """
 
 _INTRO = """

@@ -37,7 +37,10 @@ def tiny_encoder(tmp_path_factory):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         config = transformers.BertConfig(
-            vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+            vocab_size=30522,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
             intermediate_size=64,
         )
         transformers.BertModel(config).save_pretrained(folder)
@@ -50,9 +53,18 @@ def trained(tiny_encoder, tmp_path_factory):
     work = tmp_path_factory.mktemp("cola-run")
     train = _head(cola_file("in_domain_train.tsv"), 64, work / "train.tsv")
     dev = _head(cola_file("out_of_domain_dev.tsv"), 64, work / "dev.tsv")
-    result = finetune(tiny_encoder, train_path=train, dev_path=dev, out_dir=work / "out",
-                      seeds=(0, 1), epochs=2, lr=1e-3, batch_size=16, device="cpu",
-                      progress=False)
+    result = finetune(
+        tiny_encoder,
+        train_path=train,
+        dev_path=dev,
+        out_dir=work / "out",
+        seeds=(0, 1),
+        epochs=2,
+        lr=1e-3,
+        batch_size=16,
+        device="cpu",
+        progress=False,
+    )
     return result, work
 
 
@@ -91,11 +103,21 @@ def test_finished_run_resumes_without_training(trained, tiny_encoder, monkeypatc
     def no_training(*args, **kwargs):
         raise AssertionError("a finished seed was trained again")
 
-    monkeypatch.setattr(transformers.AutoModelForSequenceClassification, "from_pretrained",
-                        no_training)
-    again = finetune(tiny_encoder, train_path=work / "train.tsv", dev_path=work / "dev.tsv",
-                     out_dir=work / "out", seeds=(1,), epochs=2, lr=1e-3, batch_size=16,
-                     device="cpu", progress=False)
+    monkeypatch.setattr(
+        transformers.AutoModelForSequenceClassification, "from_pretrained", no_training
+    )
+    again = finetune(
+        tiny_encoder,
+        train_path=work / "train.tsv",
+        dev_path=work / "dev.tsv",
+        out_dir=work / "out",
+        seeds=(1,),
+        epochs=2,
+        lr=1e-3,
+        batch_size=16,
+        device="cpu",
+        progress=False,
+    )
     assert [h.seed for h in again.history] == [1, 1]
     assert again.best == select_best([h for h in result.history if h.seed == 1])
 
@@ -144,7 +166,9 @@ def test_matthews_corrcoef_matches_scikit_learn():
 
 def test_acceptable_label_comes_from_label2id(tmp_path, tiny_encoder):
     model = transformers.BertForSequenceClassification.from_pretrained(
-        tiny_encoder, num_labels=2, id2label={0: "acceptable", 1: "unacceptable"},
+        tiny_encoder,
+        num_labels=2,
+        id2label={0: "acceptable", 1: "unacceptable"},
         label2id={"acceptable": 0, "unacceptable": 1},
     )
     model.save_pretrained(tmp_path)

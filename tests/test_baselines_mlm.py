@@ -32,8 +32,12 @@ def bert_dir(tmp_path_factory):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         config = transformers.BertConfig(
-            vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-            intermediate_size=64, max_position_embeddings=512,
+            vocab_size=30522,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=64,
+            max_position_embeddings=512,
         )
         transformers.BertForMaskedLM(config).save_pretrained(folder)
     transformers.AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
@@ -47,8 +51,12 @@ def roberta_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny-roberta")
     corpus, _ = read_cola(cola_file("in_domain_dev.tsv"))
     bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(corpus, vocab_size=500, min_frequency=2,
-                            special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"])
+    bpe.train_from_iterator(
+        corpus,
+        vocab_size=500,
+        min_frequency=2,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+    )
     bpe.save_model(str(folder))
     tokenizer = transformers.RobertaTokenizer(
         vocab=str(folder / "vocab.json"), merges=str(folder / "merges.txt")
@@ -56,8 +64,12 @@ def roberta_dir(tmp_path_factory):
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(1)
         config = transformers.RobertaConfig(
-            vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2,
-            num_attention_heads=4, intermediate_size=64, pad_token_id=tokenizer.pad_token_id,
+            vocab_size=len(tokenizer),
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=64,
+            pad_token_id=tokenizer.pad_token_id,
             max_position_embeddings=ROBERTA_POSITIONS + tokenizer.pad_token_id + 1,
         )
         transformers.RobertaForMaskedLM(config).save_pretrained(folder)
@@ -111,8 +123,7 @@ def input_ids_seen(scorer: MaskedLMScorer) -> tuple[list, object]:
 @pytest.mark.parametrize("which", ["bert", "roberta"])
 def test_equals_naive_loop(which, variant, request):
     folder = request.getfixturevalue(f"{which}_dir")
-    scorer = MaskedLMScorer(folder, device="cpu", variant=variant, token_budget=64,
-                            progress=False)
+    scorer = MaskedLMScorer(folder, device="cpu", variant=variant, token_budget=64, progress=False)
     results = scorer.token_logprobs(SENTENCES)
     for sentence, result in zip(SENTENCES, results, strict=True):
         expected = naive_pll(folder, sentence, variant)
