@@ -119,11 +119,13 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
         token_budget=128,  # below the long sentence's 40 copies × 40+ tokens: it is sub-batched
         causal_batch_size=2,
         warmup=1,
+        rounds=2,  # alternating fresh processes, the best kept
         matmul_size=128,
         progress=False,
     )
     assert set(result) == {
         "machine",
+        "rounds",
         "matmul_flops",
         "matmul_size",
         "n_sentences",

@@ -85,6 +85,7 @@ def test_changed_sentence_text_is_rescored_and_fresh_ignores_the_cache(tmp_path)
     score_to_file(resumed, IDS, edited, out, dataset="toy", batch_size=3, progress=False)
     assert "a completely new sentence here." in resumed.scored
     assert read_scores(out).as_dict()["s06"] == 5.0
+    out.unlink()
     crash(out, Counting(crash_after=2))
     fresh = Counting()
     score_to_file(fresh, IDS, SENTENCES, out, dataset="toy", progress=False, resume=False)
