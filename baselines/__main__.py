@@ -115,7 +115,9 @@ def _score(args: argparse.Namespace) -> int:
         progress=False,
     )
     loaded = time.perf_counter()
-    batch_size = args.batch_size or default_batch_size(args.model, resolve_kind(args.model, args.kind))
+    batch_size = args.batch_size or default_batch_size(
+        args.model, resolve_kind(args.model, args.kind)
+    )
     out = score_to_file(
         scorer,
         ids,
@@ -167,8 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted; the scores so far are cached: rerun the same command to resume",
-              file=sys.stderr)
+        print(
+            "interrupted; the scores so far are cached: rerun the same command to resume",
+            file=sys.stderr,
+        )
         return 130
 
 

@@ -205,9 +205,7 @@ class CausalLMScorer:
         self.variant = variant
         self.reduction = self._linking.reduction
         self.batch_size = batch_size
-        self.context_token, self.context_token_id = _resolve_context_token(
-            tokenizer, context_token
-        )
+        self.context_token, self.context_token_id = _resolve_context_token(tokenizer, context_token)
         self.max_length = max_positions(model.config)
         self._extra = dict(extra_metadata or {})
 

@@ -268,7 +268,11 @@ class ColaScorer:
         starts = range(0, len(order), self.batch_size)
         with torch.inference_mode():
             for start in tqdm(
-                starts, desc=f"CoLA {self.name}", unit="batch", disable=not self.progress
+                starts,
+                desc=f"CoLA {self.name}",
+                unit="batch",
+                leave=False,
+                disable=not self.progress,
             ):
                 batch_sentences = [unique[k] for k in order[start : start + self.batch_size]]
                 batch = self.tokenizer(batch_sentences, padding=True, return_tensors="pt")

@@ -136,5 +136,7 @@ def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> li
         if not isinstance(s, str):
             raise TypeError(f"{field}[{i}] must be a str (got {type(s).__name__}: {s!r})")
         if not s.strip():
-            raise ValueError(f"{field}[{i}] is empty (got {s!r}); every sentence needs at least one word")
+            raise ValueError(
+                f"{field}[{i}] is empty (got {s!r}); every sentence needs at least one word"
+            )
     return out

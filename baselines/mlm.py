@@ -333,7 +333,9 @@ class MaskedLMScorer:
         mask_id = self.tokenizer.mask_token_id
         head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
         out: dict[tuple[int, int], float] = {}
-        bar = tqdm(passes, desc=f"PLL {self.name}", unit="pass", disable=not self.progress)
+        bar = tqdm(
+            passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
+        )
         with torch.inference_mode():
             for start, stop in bar:
                 chunk = copies[start:stop]

@@ -151,7 +151,9 @@ class NGramScorer:
                 pocketsphinx.Config(), pocketsphinx.LogMath(), str(self.lm_path)
             )
         except (RuntimeError, ValueError) as err:
-            raise ValueError(f"pocketsphinx could not read the n-gram model {self.lm_path}: {err}")
+            raise ValueError(
+                f"pocketsphinx could not read the n-gram model {self.lm_path}: {err}"
+            ) from err
 
     @cached_property
     def _logmath(self) -> Any:

@@ -233,6 +233,11 @@ def build_scorer(
 
         if precision is not None:
             raise ValueError(f"precision does not apply to kind 'ngram' (got {precision!r})")
+        if device not in ("auto", "cpu"):
+            raise ValueError(
+                f"device must be 'auto' or 'cpu' for kind 'ngram', which runs on the CPU "
+                f"(got {device!r})"
+            )
         if variant is not None:
             options["variant"] = variant
         if model == "trigram":

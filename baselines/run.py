@@ -207,7 +207,9 @@ def _check_inputs(ids: Sequence[str], sentences: Sequence[str]) -> tuple[list[st
     except ValueError as err:
         k = next(k for k, s in enumerate(sentences) if not s.strip())
         name = repr(str(ids[k])) if k < len(ids) else f"at row {k}"
-        raise ValueError(f"sentence {name} (row {k}) is empty; every sentence needs a word") from err
+        raise ValueError(
+            f"sentence {name} (row {k}) is empty; every sentence needs a word"
+        ) from err
     return _check_ids(ids, len(sentences)), sentences
 
 

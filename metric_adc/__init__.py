@@ -2,13 +2,14 @@
 
 Public API:
 
-- :mod:`metric_adc.core` — the math (z-scores, ADC, BLiMP criterion, δ sweep, correlations,
-  breakdowns, overlap); :mod:`metric_adc.bootstrap` — bootstrap intervals and paired
-  comparisons.
+- :mod:`metric_adc.core` — the math (z-scores, ADC, BLiMP criterion, δ sweep, the δ for a
+  share of pairs, breakdowns, overlap; the correlations of :mod:`metric_adc.correlation`);
+  :mod:`metric_adc.bootstrap` — bootstrap intervals and paired comparisons.
 - :mod:`metric_adc.scores_file` — :func:`write_scores` / :func:`read_scores`.
 - :mod:`metric_adc.report` — :func:`evaluate_on_pairs`, :func:`evaluate_li_adger`,
   :func:`reproduce_rows`, :func:`analyze_on_pairs`.
 - :mod:`metric_adc.thesis` — :func:`load_thesis_scores`, the thesis's 8 reference models.
+- :mod:`metric_adc.ceiling` — the split-half human ceiling (LI pairs only).
 - :func:`load_metric` — the ``evaluate`` module, loaded from the installed package.
 """
 

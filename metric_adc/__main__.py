@@ -1,8 +1,13 @@
-"""Command line: ``python -m metric_adc {report,reproduce} ...``.
+"""Command line: ``python -m metric_adc {report,reproduce,ceiling} ...``.
 
 - ``report SCORES`` — evaluate a scores file on LI-Adger: the result row, the analyses
   (δ sweep, breakdowns, bootstrap intervals) and optionally plots.
-- ``reproduce`` — the thesis's 8 models recomputed from its outputs.
+- ``reproduce`` — the thesis's 8 models recomputed from its outputs, optionally beside
+  scores files (``--with``).
+- ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.ceiling_cli`).
+
+``report`` and ``reproduce`` add the human split-half row (LI pairs only) unless
+``--ceiling-splits 0``; ``--markdown`` prints their rows as a GitHub-markdown table.
 
 Subcommands are registered in :func:`build_parser`; each has a ``run_*`` function.
 """
@@ -53,6 +58,30 @@ def _pairs(kind: str) -> report.PairTable:
     return report.thesis_pair_table() if kind == "thesis" else report.li_adger_pairs()
 
 
+def _ceiling_splits(text: str) -> int:
+    n = int(text)
+    if n != 0 and n < 2:
+        raise argparse.ArgumentTypeError(f"must be 0 (no human row) or >= 2 (got {n})")
+    return n
+
+
+def _human_row(args: argparse.Namespace) -> dict | None:
+    """The human split-half row, or ``None`` when disabled or the participant data is absent."""
+    if not args.ceiling_splits:
+        return None
+    try:
+        return report.ceiling_row(args.ceiling_splits, deltas=args.delta)
+    except FileNotFoundError as exc:
+        print(f"human split-half row not shown: {exc}", file=sys.stderr)
+        return None
+
+
+def _print_human_notes(human: dict | None) -> None:
+    if human is not None:
+        print(f"\n{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): "
+              f"{human['note']}\n{human['authors_note']}")  # fmt: skip
+
+
 def run_report(args: argparse.Namespace) -> int:
     """``report``: one scores file → row, analyses, optional plots."""
     from metric_adc.scores_file import read_scores
@@ -71,6 +100,16 @@ def run_report(args: argparse.Namespace) -> int:
         baseline=baseline,
     )
     row = analysis["row"]
+    human = _human_row(args)
+    rows = [row]
+    if human is not None and pairs.source is not None and "LI" in pairs.source:
+        # the human row covers the LI pairs only: show the model on the same pairs beside it
+        rows.append(
+            report.source_row(sf.as_dict(), pairs, "LI", model=sf.model, deltas=args.delta,
+                              standardize=not args.prestandardized)
+        )  # fmt: skip
+    if human is not None:
+        rows.append(human)
     if args.plots:
         from metric_adc import plots
 
@@ -82,11 +121,17 @@ def run_report(args: argparse.Namespace) -> int:
         )  # fmt: skip
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(_dump({"rows": [row], "analysis": {k: v for k, v in analysis.items() if k != "row"}}))
+        print(_dump({"rows": rows, "analysis": {k: v for k, v in analysis.items() if k != "row"}}))
         return 0
-    print(report.format_table([row]))
+    if args.markdown:
+        print(report.format_markdown(rows))
+        return 0
+    print(report.format_table(rows))
     print(f"\n{row['n_excluded']} pair(s) excluded for a missing human judgement; "
           f"z-scores over {row['n_sentences']} sentences.")  # fmt: skip
+    if len(rows) > 2:
+        print(f"{rows[1]['model']}: the model on the {rows[1]['n_pairs']} LI pairs, the pairs "
+              f"of the human row ({rows[1]['note']}).")  # fmt: skip
     level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
     print(f"\n95% bootstrap intervals ({args.n_resamples} resamples of {level}, seed {args.seed}):")
     for key, ci in analysis["ci"][level].items():
@@ -98,12 +143,25 @@ def run_report(args: argparse.Namespace) -> int:
             print(f"  ADC δ={k}: difference {c['difference']:+.3f} [{c['low']:+.3f}, "
                   f"{c['high']:+.3f}], p = {c['p_value']:.4f}; both pass {o['both']:.3f}; "
                   f"reduced {o['reduced']:.3f} on {o['n_reduced']} pairs")  # fmt: skip
+    _print_human_notes(human)
     return 0
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """``reproduce``: the thesis's 8 models from ``thesis-outputs/``."""
+    """``reproduce``: the thesis's 8 models from ``thesis-outputs/``, then the scores files
+    of ``--with`` on the same pairs, then the human split-half row."""
+    from metric_adc.scores_file import read_scores
+
     rows = report.reproduce_rows(args.thesis_dir, deltas=args.delta)
+    if args.with_scores:
+        table = report.thesis_pair_table(args.thesis_dir)
+        for path in args.with_scores:
+            sf = read_scores(path)
+            rows.append(report.evaluate_on_pairs(sf.as_dict(), table, model=sf.model or
+                                                 Path(path).stem, deltas=args.delta))  # fmt: skip
+    human = _human_row(args)
+    if human is not None:
+        rows.append(human)
     if args.plots:
         from metric_adc import plots, thesis
 
@@ -120,14 +178,19 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if args.json:
         print(_dump({"rows": rows}))
         return 0
+    if args.markdown:
+        print(report.format_markdown(rows))
+        return 0
     print(report.format_table(rows))
-    notes = sorted({r["note"] for r in rows if r["note"]})
-    excl = {r["n_excluded"] for r in rows}
+    models = [r for r in rows if r is not human]
+    notes = sorted({r["note"] for r in models if r["note"]})
+    excl = sorted({r["n_excluded"] for r in models})
     print(f"\nPairs: the thesis's pair file; {', '.join(map(str, excl))} pair(s) lack a human "
           "judgement and are excluded.")  # fmt: skip
     for n in notes:
-        who = ", ".join(r["model"] for r in rows if r["note"] == n)
+        who = ", ".join(r["model"] for r in models if r["note"] == n)
         print(f"{who}: {n}.")
+    _print_human_notes(human)
     return 0
 
 
@@ -138,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     >>> build_parser().parse_args(["reproduce", "--json"]).command
     'reproduce'
+    >>> build_parser().parse_args(["ceiling", "--splits", "20"]).splits
+    20
     """
     parser = argparse.ArgumentParser(
         prog="python -m metric_adc", description=__doc__.split("\n")[0]
@@ -147,8 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--delta", type=_delta, nargs="+", default=list(core.DEFAULT_DELTAS),
                        help="ADC thresholds (> 0; default 0.5 1 5); the first is used for plots")  # fmt: skip
-        p.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
+        out = p.add_mutually_exclusive_group()
+        out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
+        out.add_argument("--markdown", action="store_true",
+                         help="print the rows as a GitHub-markdown table")  # fmt: skip
         p.add_argument("--plots", metavar="DIR", help="write PNG figures into DIR")
+        p.add_argument("--ceiling-splits", type=_ceiling_splits, default=report.CEILING_SPLITS,
+                       metavar="N", help="split-halves of the human row (LI pairs only; default "
+                       f"{report.CEILING_SPLITS}; 0 leaves the row out)")  # fmt: skip
 
     p = sub.add_parser("report", help="evaluate a scores file on LI-Adger")
     p.add_argument("scores", help="scores file (JSON Lines with metadata, or CSV id,score)")
@@ -166,7 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--thesis-dir", default=None,
                    help="folder of the thesis outputs (default ../shared/data/thesis-outputs)")  # fmt: skip
+    p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
+                   help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
     p.set_defaults(func=run_reproduce)
+
+    from metric_adc.ceiling_cli import add_ceiling_parser
+
+    add_ceiling_parser(sub)
     return parser
 
 

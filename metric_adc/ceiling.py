@@ -18,52 +18,62 @@ data of Sprouse, Schütze & Almeida (2013) (:mod:`li_adger.participants`):
 Only the LI part has participant-level data; the Adger part of LI-Adger has none, so the
 ceiling describes the LI pairs only (:data:`NOTE` says so wherever the row appears).
 Nothing at participant level leaves memory (:data:`li_adger.participants.AUTHORS_NOTE`).
+
+The jobs around it have their own files: :mod:`metric_adc.ceiling_inputs` (what is read),
+:mod:`metric_adc.ceiling_tasks` (ME vs Likert vs forced choice),
+:mod:`metric_adc.ceiling_plot` (the ADC(δ) figure) and :mod:`metric_adc.ceiling_cli` (the
+``ceiling`` subcommand). Their public names stay importable from this module.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import importlib
 import math
-import os
-import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from numpy.typing import ArrayLike
 
 from metric_adc import core
-
-if TYPE_CHECKING:
-    from li_adger.participants import RatingMatrix
+from metric_adc.ceiling_inputs import CeilingInputs, load_inputs
+from metric_adc.core import delta_for_share, spearman_brown
 
 __all__ = [
     "CEILING_DELTAS",
+    "CURVE_GRID",
     "LABEL",
     "NOTE",
     "SHARES",
     "CeilingInputs",
-    "add_ceiling_parser",
     "compute_ceiling",
     "delta_for_share",
-    "format_table",
     "half_means",
     "human_ceiling_row",
     "load_inputs",
-    "plot_curve",
-    "run_ceiling",
     "spearman_brown",
     "split_half",
     "split_masks",
-    "task_comparison",
-    "thesis_model_curves",
+    "summarize_splits",
 ]
+
+# Names that live in the sibling modules (which import this one) but stay importable from
+# here: resolved on first access (PEP 562), so importing this module imports none of them.
+_MOVED: dict[str, str] = {
+    "task_comparison": "metric_adc.ceiling_tasks",
+    "plot_curve": "metric_adc.ceiling_plot",
+    "thesis_model_curves": "metric_adc.ceiling_plot",
+    "add_ceiling_parser": "metric_adc.ceiling_cli",
+    "format_table": "metric_adc.ceiling_cli",
+    "run_ceiling": "metric_adc.ceiling_cli",
+}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 LABEL: str = "human split-half (LI only)"
 """The ``model`` name of the ceiling row in reports, ``reproduce`` and the Space."""
@@ -83,68 +93,10 @@ CEILING_DELTAS: tuple[float, ...] = core.DEFAULT_DELTAS
 SHARES: tuple[float, ...] = (0.9, 0.95)
 """Shares of pairs for which the δ that humans need is reported."""
 
-_GRID: tuple[float, ...] = tuple(round(0.01 * k, 10) for k in range(1, 501))
+CURVE_GRID: tuple[float, ...] = tuple(round(0.01 * k, 10) for k in range(1, 501))
 """δ grid of the ADC(δ) curve: 0.01, 0.02, …, 5.0."""
 
 _INTERVAL = (2.5, 97.5)
-
-
-# ----------------------------------------------------------------------------- pure math
-def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
-    """Spearman-Brown prophecy: reliability of a measure ``factor`` times as long.
-
-    With ``factor=2`` it turns a split-half correlation into the reliability of the full
-    sample. ``None`` (an undefined correlation) stays ``None``.
-
-    Examples
-    --------
-    >>> round(spearman_brown(0.6), 4)
-    0.75
-    >>> spearman_brown(None) is None
-    True
-    >>> spearman_brown(1.5)
-    Traceback (most recent call last):
-    ...
-    ValueError: 'r' must be a correlation in [-1, 1] (got 1.5)
-    """
-    if r is None:
-        return None
-    if not -1.0 <= r <= 1.0:
-        raise ValueError(f"'r' must be a correlation in [-1, 1] (got {r!r})")
-    if factor <= 0:
-        raise ValueError(f"'factor' must be > 0 (got {factor!r})")
-    denom = 1.0 + (factor - 1.0) * r
-    return None if denom == 0 else float(factor * r / denom)
-
-
-def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
-    """The smallest δ at which ``ADC(δ)`` reaches ``share`` of the pairs (the infimum).
-
-    ``ADC(δ)`` counts a pair when the signs agree and ``|Δh − Δlm| < δ``, so the share is
-    reached for every δ strictly above the returned value. ``None`` when even ``δ → ∞``
-    (sign agreement alone) stays below ``share``. Pairs with a NaN human delta are excluded,
-    as in :func:`metric_adc.core.summarize`.
-
-    Examples
-    --------
-    >>> delta_for_share([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.5)
-    0.5
-    >>> delta_for_share([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.9) is None
-    True
-    """
-    if not 0.0 < share <= 1.0:
-        raise ValueError(f"'share' must be in (0, 1] (got {share!r})")
-    m = np.asarray(model_delta, dtype=float)
-    h = np.asarray(human_delta, dtype=float)
-    keep = ~np.isnan(h)
-    m, h = m[keep], h[keep]
-    if m.size == 0:
-        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
-    need = math.ceil(share * m.size - 1e-9)
-    err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
-    if err.size < need:
-        return None
-    return float(err[need - 1])
 
 
 def split_masks(groups: Sequence[str], n_splits: int, rng: np.random.Generator) -> np.ndarray:
@@ -211,7 +163,20 @@ def half_means(values: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.nd
     return out[0], out[1]
 
 
-def _interval(x: np.ndarray) -> dict[str, float | None]:
+def summarize_splits(x: Iterable[float | None]) -> dict[str, float | None]:
+    """A statistic over splits: mean, sd, 2.5–97.5 percentiles and the 95% interval of the mean.
+
+    ``None`` and non-finite values (undefined in a split) are left out; with none left every
+    value is ``None``.
+
+    Examples
+    --------
+    >>> iv = summarize_splits([0.4, 0.5, 0.6, None])
+    >>> round(iv["mean"], 3), round(iv["sd"], 3), round(iv["mean_hi"] - iv["mean"], 3)
+    (0.5, 0.1, 0.113)
+    >>> summarize_splits([])["mean"] is None
+    True
+    """
     x = np.asarray([v for v in x if v is not None and np.isfinite(v)], dtype=float)
     if x.size == 0:
         return {"mean": None, "sd": None, "lo": None, "hi": None, "mean_lo": None, "mean_hi": None}
@@ -240,7 +205,7 @@ def split_half(
     rng: np.random.Generator,
     deltas: Iterable[float] = CEILING_DELTAS,
     shares: Iterable[float] = SHARES,
-    grid: Sequence[float] = _GRID,
+    grid: Sequence[float] = CURVE_GRID,
 ) -> dict:
     """The split-half ceiling of a participants × sentences matrix of z-scores.
 
@@ -343,7 +308,7 @@ def split_half(
         "n_sentences": len(ids),
         "n_participants": int(np.asarray(values).shape[0]),
         "n_splits": n_splits,
-        "stats": {k: _interval(np.array(v, dtype=float)) for k, v in rows.items()},
+        "stats": {k: summarize_splits(v) for k, v in rows.items()},
         "delta_for": {
             repr(float(share)): {
                 "of_mean_curve": _first_reaching(grid, mean_curve, share),
@@ -379,181 +344,6 @@ def _first_reaching(grid: Sequence[float], curve: np.ndarray, share: float) -> f
     return float(grid[hits[0]]) if hits.size else None
 
 
-# ----------------------------------------------------------------------------- data
-@dataclass(frozen=True)
-class CeilingInputs:
-    """Everything the ceiling reads, in memory: LI pairs and the task matrices."""
-
-    pairs: pd.DataFrame
-    """Evaluable LI pairs: ``pair_id, good_id, bad_id, human_delta``."""
-    me: RatingMatrix
-    """:class:`li_adger.participants.RatingMatrix` of the magnitude-estimation z-scores."""
-    ls: RatingMatrix
-    """The same for the Likert task."""
-    fc: RatingMatrix
-    """Participants × bad ids, 1.0 where the better member was chosen (forced choice)."""
-
-
-def load_inputs(source: str | Path | None = None) -> CeilingInputs:
-    """Read the LI pairs (``li_adger.load("pairs")``) and the participant-level tasks.
-
-    Prints :data:`li_adger.participants.AUTHORS_NOTE` once to standard error.
-
-    Examples
-    --------
-    >>> inputs = load_inputs()
-    >>> len(inputs.pairs), inputs.me.values.shape
-    (1174, (304, 2400))
-    """
-    import li_adger
-    from li_adger import participants
-
-    participants.print_authors_note()
-    pairs = li_adger.load("pairs").to_pandas()
-    pairs = pairs[(pairs["source"] == "LI") & ~pairs["discarded"].astype(bool)]
-    pairs = pairs[["pair_id", "good_id", "bad_id", "human_delta"]].reset_index(drop=True)
-    me = participants.rating_matrix(participants.read_ratings("me", source=source, note=False))
-    ls = participants.rating_matrix(participants.read_ratings("ls", source=source, note=False))
-    fc_rows = participants.read_forced_choice(source=source, note=False)
-    fc_rows = fc_rows.assign(chose_good=fc_rows["chose_good"].astype(float))
-    fc = participants.rating_matrix(fc_rows, value="chose_good", key="bad_id")
-    return CeilingInputs(pairs=pairs, me=me, ls=ls, fc=fc)
-
-
-def _fc_pairs(pairs: pd.DataFrame, fc_ids: Iterable[str]) -> pd.DataFrame:
-    """Pairs whose forced-choice trial is the same pair: the bad id was judged against the
-    good member of the same token (the forced-choice file names only the bad member)."""
-    known = set(fc_ids)
-    token = lambda s: s.str.rsplit(".", n=1).str[1]  # noqa: E731
-    same = (token(pairs["good_id"]) == token(pairs["bad_id"])) & pairs["bad_id"].isin(known)
-    return pairs[same]
-
-
-def _task_deltas(inputs: CeilingInputs) -> pd.DataFrame:
-    """Full-sample pair measure of each task, indexed like ``inputs.pairs``."""
-    p = inputs.pairs
-    out = pd.DataFrame(index=p.index)
-    for task in ("me", "ls"):
-        m = getattr(inputs, task)
-        means = pd.Series(np.nanmean(m.values, axis=0), index=m.ids)
-        out[task] = means.reindex(p["good_id"]).to_numpy() - means.reindex(p["bad_id"]).to_numpy()
-    fc = inputs.fc
-    share = pd.Series(np.nanmean(fc.values, axis=0), index=fc.ids)
-    out["fc"] = np.nan
-    same = _fc_pairs(p, fc.ids)
-    out.loc[same.index, "fc"] = share.reindex(same["bad_id"]).to_numpy()
-    return out
-
-
-def _reliability(
-    matrix,
-    columns: Sequence[str],
-    good: Sequence[str] | None,
-    bad: Sequence[str] | None,
-    *,
-    n_splits: int,
-    rng: np.random.Generator,
-) -> dict:
-    """Split-half Pearson of a task's pair measure and its Spearman-Brown reliability."""
-    masks = split_masks(matrix.groups, n_splits, rng)
-    a, b = half_means(matrix.values, masks)
-    index = {s: k for k, s in enumerate(matrix.ids.tolist())}
-    if good is None:  # forced choice: the measure is the share choosing the better member
-        cols = np.array([index[c] for c in columns])
-        xa, xb = a[:, cols], b[:, cols]
-    else:
-        gi = np.array([index[c] for c in good])
-        bi = np.array([index[c] for c in bad])
-        xa, xb = a[:, gi] - a[:, bi], b[:, gi] - b[:, bi]
-    r = [core.correlation(xa[s], xb[s])["pearson"] for s in range(n_splits)]
-    return {
-        "split_half_pearson": _interval(np.array(r, dtype=float)),
-        "reliability": _interval(np.array([spearman_brown(x) for x in r], dtype=float)),
-    }
-
-
-def _thesis_model_deltas(pairs: pd.DataFrame, thesis_dir: str | Path | None = None) -> pd.DataFrame:
-    """The thesis's models scored on ``pairs`` as any model is (:func:`metric_adc.report.model_deltas`:
-    z-scored over all sentences unless the thesis gives z-scores, then ``z(good) − z(bad)``);
-    NaN where a model has no score for a member. Columns: the names of :mod:`metric_adc.thesis`."""
-    import li_adger
-    from metric_adc.report import PairTable, model_deltas
-    from metric_adc.thesis import load_thesis_models
-
-    sentences = li_adger.load("sentences")
-    table = PairTable.from_judgements(
-        pairs["good_id"].tolist(),
-        pairs["bad_id"].tolist(),
-        dict(zip(sentences["id"], sentences["judgement"], strict=True)),
-    )
-    out = pd.DataFrame(index=pairs.index)
-    for model in load_thesis_models(thesis_dir):
-        scores = {k: v for k, v in model.scores.items() if math.isfinite(v)}
-        _, deltas = model_deltas(scores, table, standardize=not model.standardized)
-        out[model.name] = deltas
-    return out
-
-
-def task_comparison(
-    inputs: CeilingInputs,
-    *,
-    n_splits: int,
-    rng: np.random.Generator,
-    thesis_dir: str | Path | None = None,
-) -> dict:
-    """Compare the ME, Likert and forced-choice measures of the LI pairs.
-
-    Per task: the number of pairs it covers, the split-half reliability of its pair measure
-    (difference of mean z-scores for ME and Likert; share of participants choosing the better
-    member for forced choice) and, per model of the thesis, the Pearson correlation of the
-    model's deltas with the task's measure, raw and disattenuated (divided by the square root
-    of the task's reliability, the correlation with a noise-free measure).
-
-    Examples
-    --------
-    >>> out = task_comparison(load_inputs(), n_splits=20, rng=np.random.default_rng(0))
-    >>> sorted(out["tasks"])
-    ['fc', 'ls', 'me']
-    """
-    p = inputs.pairs
-    measures = _task_deltas(inputs)
-    fc_pairs = _fc_pairs(p, inputs.fc.ids)
-    rel = {
-        "me": _reliability(inputs.me, (), p["good_id"], p["bad_id"], n_splits=n_splits, rng=rng),
-        "ls": _reliability(inputs.ls, (), p["good_id"], p["bad_id"], n_splits=n_splits, rng=rng),
-        "fc": _reliability(
-            inputs.fc, fc_pairs["bad_id"].tolist(), None, None, n_splits=n_splits, rng=rng
-        ),
-    }
-    models = _thesis_model_deltas(p, thesis_dir)
-    tasks: dict[str, dict] = {}
-    for task in ("me", "ls", "fc"):
-        reliability = rel[task]["reliability"]["mean"]
-        per_model = {}
-        for name in models.columns:
-            r = core.correlation(models[name].to_numpy(float), measures[task].to_numpy(float))
-            pearson = r["pearson"]
-            per_model[name] = {
-                "n": r["n"],
-                "pearson": pearson,
-                "disattenuated": None
-                if pearson is None or not reliability or reliability <= 0
-                else pearson / math.sqrt(reliability),
-            }
-        tasks[task] = {
-            "n_pairs": int(measures[task].notna().sum()),
-            **rel[task],
-            "models": per_model,
-        }
-    between = {
-        f"{a}~{b}": core.correlation(measures[a].to_numpy(float), measures[b].to_numpy(float))[
-            "pearson"
-        ]
-        for a, b in (("me", "ls"), ("me", "fc"), ("ls", "fc"))
-    }
-    return {"n_pairs": len(p), "tasks": tasks, "between_tasks": between}
-
-
 # ----------------------------------------------------------------------------- results
 def compute_ceiling(
     *,
@@ -563,12 +353,14 @@ def compute_ceiling(
     source: str | Path | None = None,
     tasks: bool = True,
     inputs: CeilingInputs | None = None,
+    deltas: Iterable[float] = CEILING_DELTAS,
 ) -> dict:
     """The human ceiling on the LI pairs (ME split-halves), optionally with the task comparison.
 
     ``rng`` defaults to ``numpy.random.default_rng(seed)``. Returns the :func:`split_half`
-    result plus ``label``, ``note``, ``authors_note``, ``seed``, ``runtime_s`` and (with
-    ``tasks=True``) ``tasks`` from :func:`task_comparison`.
+    result plus ``label``, ``note``, ``authors_note``, ``seed``, ``deltas`` (the ADC
+    thresholds of ``stats``), ``runtime_s`` and (with ``tasks=True``) ``tasks`` from
+    :func:`metric_adc.ceiling_tasks.task_comparison`.
 
     Examples
     --------
@@ -579,6 +371,7 @@ def compute_ceiling(
     from li_adger.participants import AUTHORS_NOTE
 
     start = time.perf_counter()
+    deltas = [core.check_delta(d) for d in deltas]
     rng = np.random.default_rng(seed) if rng is None else rng
     inputs = load_inputs(source) if inputs is None else inputs
     me = inputs.me
@@ -590,10 +383,13 @@ def compute_ceiling(
         inputs.pairs["bad_id"].tolist(),
         n_splits=n_splits,
         rng=rng,
+        deltas=deltas,
     )
     out = {"label": LABEL, "note": NOTE, "authors_note": AUTHORS_NOTE, "task": "me", "seed": seed}
-    out.update(result)
+    out.update(result, deltas=deltas)
     if tasks:
+        from metric_adc.ceiling_tasks import task_comparison
+
         out["tasks"] = task_comparison(inputs, n_splits=n_splits, rng=rng)
     out["runtime_s"] = time.perf_counter() - start
     return out
@@ -603,8 +399,9 @@ def human_ceiling_row(result: Mapping | None = None, **kwargs) -> dict:
     """The ceiling as a leaderboard row, in the shape of the metric's model rows.
 
     ``{"model", "n_pairs", "blimp", "adc": {"0.5", "1.0", "5.0"}, "pearson_pairs",
-    "pearson_sentences", "note"}``, values the means over splits. Pass a
-    :func:`compute_ceiling` result, or keyword arguments for it (``tasks`` is not needed).
+    "pearson_sentences", "note"}``, values the means over splits; ``adc`` has the result's
+    ``deltas`` (default :data:`CEILING_DELTAS`). Pass a :func:`compute_ceiling` result, or
+    keyword arguments for it (``tasks`` is not needed).
 
     Examples
     --------
@@ -623,228 +420,10 @@ def human_ceiling_row(result: Mapping | None = None, **kwargs) -> dict:
         "n_pairs": int(result["n_pairs"]),
         "blimp": stats["blimp"]["mean"],
         "adc": {
-            core.delta_key(d): stats[f"adc_{core.delta_key(d)}"]["mean"] for d in CEILING_DELTAS
+            core.delta_key(d): stats[f"adc_{core.delta_key(d)}"]["mean"]
+            for d in result.get("deltas", CEILING_DELTAS)
         },
         "pearson_pairs": stats["pearson_pairs"]["mean"],
         "pearson_sentences": stats["pearson_sentences"]["mean"],
         "note": NOTE,
     }
-
-
-def _fmt(x: float | None, digits: int = 3) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
-
-
-def format_table(result: Mapping) -> str:
-    """The ceiling as plain text for people.
-
-    Examples
-    --------
-    >>> iv = {"mean": 0.5, "lo": 0.4, "hi": 0.6, "mean_lo": 0.49, "mean_hi": 0.51}
-    >>> res = {"n_pairs": 2, "n_sentences": 4, "n_participants": 6, "n_splits": 3,
-    ...        "stats": {"blimp": iv}, "delta_for": {}, "note": "n", "authors_note": "a"}
-    >>> print(format_table(res).splitlines()[3])
-    blimp                     0.500  [0.400, 0.600]  [0.490, 0.510]
-    """
-    lines = [
-        f"{LABEL}: {result['n_pairs']} LI pairs, {result['n_sentences']} sentences, "
-        f"{result['n_participants']} participants, {result['n_splits']} split-halves",
-        "",
-        f"{'statistic':<24}  {'mean':>5}  {'splits 2.5–97.5%':<14}  {'95% CI of mean':<14}",
-    ]
-    for name, iv in result["stats"].items():
-        lines.append(
-            f"{name:<24}  {_fmt(iv['mean'])}  [{_fmt(iv['lo'])}, {_fmt(iv['hi'])}]  "
-            f"[{_fmt(iv['mean_lo'])}, {_fmt(iv['mean_hi'])}]"
-        )
-    if result["delta_for"]:
-        lines += ["", "δ at which half B passes a share of pairs against half A:"]
-        for share, iv in result["delta_for"].items():
-            lines.append(
-                f"  {float(share):.0%}: δ = {_fmt(iv['of_mean_curve'], 2)} on the mean curve; "
-                f"per split median {_fmt(iv['median'], 2)} [{_fmt(iv['lo'], 2)}, "
-                f"{_fmt(iv['hi'], 2)}] (— = never), reached in {iv['reached_in']:.0%} of splits"
-            )
-    if result.get("delta_for_of_sign"):
-        lines.append("δ at which ADC reaches a share of its limit ADC(∞) (the sign agreement):")
-        for share, iv in result["delta_for_of_sign"].items():
-            lines.append(
-                f"  {float(share):.0%} of ADC(∞): δ per split median {_fmt(iv['median'], 2)} "
-                f"[{_fmt(iv['lo'], 2)}, {_fmt(iv['hi'], 2)}]"
-            )
-    tasks = result.get("tasks")
-    if tasks:
-        names = list(next(iter(tasks["tasks"].values()))["models"])
-        lines += [
-            "",
-            "Tasks (LI pairs): split-half reliability (Spearman-Brown) and Pearson r of the "
-            "thesis's model deltas with each task's pair measure (raw / disattenuated):",
-            f"{'task':<5} {'pairs':>5} {'reliab.':>7}  " + "  ".join(f"{n:>24}" for n in names),
-        ]
-        for task, t in tasks["tasks"].items():
-            cells = [
-                f"{_fmt(m['pearson'])} / {_fmt(m['disattenuated'])}".rjust(24)
-                for m in t["models"].values()
-            ]
-            lines.append(
-                f"{task:<5} {t['n_pairs']:>5} {_fmt(t['reliability']['mean']):>7}  "
-                + "  ".join(cells)
-            )
-        lines.append(
-            "between tasks (Pearson): "
-            + ", ".join(f"{k} {_fmt(v)}" for k, v in tasks["between_tasks"].items())
-        )
-    lines += ["", result["note"], "", result["authors_note"]]
-    if "runtime_s" in result:
-        lines.append(f"runtime {result['runtime_s']:.1f} s")
-    return "\n".join(lines)
-
-
-def plot_curve(
-    result: Mapping,
-    path: str | Path,
-    *,
-    model_curves: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
-) -> Path:
-    """Plot the human ADC(δ) curve (mean and 2.5–97.5% band over splits), optionally beside
-    models' curves (``{name: (deltas, adc)}``), to ``path`` (PNG/SVG/PDF), atomically.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> res = {"curve": {"deltas": [0.5, 1.0], "adc_mean": [0.3, 0.6], "adc_lo": [0.2, 0.5],
-    ...        "adc_hi": [0.4, 0.7]}, "delta_for": {}, "n_pairs": 2}
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     os.path.getsize(plot_curve(res, os.path.join(d, "c.png"))) > 0
-    True
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    path = Path(path)
-    c = result["curve"]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.fill_between(
-        c["deltas"], c["adc_lo"], c["adc_hi"], color="0.8", label="humans, 95% of splits"
-    )
-    ax.plot(c["deltas"], c["adc_mean"], color="black", lw=2, label=LABEL)
-    for name, (d, a) in (model_curves or {}).items():
-        ax.plot(d, a, lw=1, label=name)
-    for share, iv in result["delta_for"].items():
-        x = iv.get("of_mean_curve")
-        if x is not None:
-            ax.axvline(x, color="0.4", ls=":", lw=1)
-            ax.text(
-                x, 0.02, f" {float(share):.0%} at δ={x:.2f}", rotation=90, va="bottom", fontsize=8
-            )
-    ax.set_xlabel("δ")
-    ax.set_ylabel("ADC(δ): share of pairs passing")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"ADC(δ) on the {result['n_pairs']} LI pairs")
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=path.suffix, prefix=".tmp-")
-    os.close(fd)
-    try:
-        fig.savefig(tmp)
-        os.replace(tmp, path)
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-def thesis_model_curves(
-    pairs: pd.DataFrame, thesis_dir: str | Path | None = None, grid: Sequence[float] = _GRID
-) -> dict[str, tuple[list[float], list[float]]]:
-    """ADC(δ) curves of the thesis's models on ``pairs`` (against the published deltas).
-
-    Examples
-    --------
-    >>> curves = thesis_model_curves(load_inputs().pairs)
-    >>> sorted(curves)[:2]
-    ['bert-base-uncased-cola', 'bert-base-uncased-mlm']
-    """
-    models = _thesis_model_deltas(pairs, thesis_dir)
-    out = {}
-    for name in models.columns:
-        m = models[name].to_numpy(float)
-        keep = ~np.isnan(m)
-        sweep = core.delta_sweep(m[keep], pairs["human_delta"].to_numpy(float)[keep], deltas=grid)
-        out[name] = (sweep["deltas"], sweep["adc"])
-    return out
-
-
-# ----------------------------------------------------------------------------- command line
-def add_ceiling_parser(subparsers) -> argparse.ArgumentParser:
-    """Add the ``ceiling`` subcommand to an ``argparse`` subparsers object.
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser()
-    >>> p = add_ceiling_parser(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["ceiling", "--splits", "10", "--json"])
-    >>> args.splits, args.json, args.seed
-    (10, True, 0)
-    """
-    p = subparsers.add_parser(
-        "ceiling",
-        help="split-half human ceiling on the LI pairs (participant-level data)",
-        description=(
-            "Split the magnitude-estimation participants into random halves, score half B as "
-            "a model against half A, and report ADC, BLiMP, Pearson and Spearman-Brown "
-            "reliability over splits. LI only: the Adger part has no participant-level data."
-        ),
-    )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument(
-        "--splits", type=int, default=200, help="number of random split-halves (default 200)"
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
-    p.add_argument("--source", default=None, help="folder holding the source files")
-    p.add_argument("--plot", default=None, metavar="PATH", help="write the ADC(δ) curve plot here")
-    p.add_argument(
-        "--no-tasks", action="store_true", help="skip the ME / Likert / forced-choice comparison"
-    )
-    p.set_defaults(func=run_ceiling)
-    return p
-
-
-def run_ceiling(args: argparse.Namespace) -> int:
-    """Run the ``ceiling`` subcommand; returns the exit status.
-
-    Examples
-    --------
-    >>> run_ceiling(argparse.Namespace(splits=0, seed=0, source=None, json=False,
-    ...             plot=None, no_tasks=True))
-    Traceback (most recent call last):
-    ...
-    ValueError: '--splits' must be >= 2 (got 0)
-    """
-    if args.splits < 2:
-        raise ValueError(f"'--splits' must be >= 2 (got {args.splits})")
-    inputs = load_inputs(args.source)
-    result = compute_ceiling(
-        n_splits=args.splits,
-        seed=args.seed,
-        source=args.source,
-        tasks=not args.no_tasks,
-        inputs=inputs,
-    )
-    if args.plot:
-        curves = thesis_model_curves(inputs.pairs)
-        result["plot"] = str(plot_curve(result, args.plot, model_curves=curves))
-    if args.json:
-        json.dump(
-            {**result, "row": human_ceiling_row(result)}, sys.stdout, indent=2, ensure_ascii=False
-        )
-        print()
-    else:
-        print(format_table(result))
-        if args.plot:
-            print(f"plot: {result['plot']}")
-    return 0

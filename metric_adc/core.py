@@ -1,6 +1,8 @@
-"""The math of the Acceptability Delta Criterion: z-scores, pair deltas, criteria, correlations.
+"""The math of the Acceptability Delta Criterion: z-scores, pair deltas, criteria, summaries.
 
-Every function here is pure NumPy/SciPy. The command line, the ``evaluate`` module, the
+Every function here is pure NumPy/SciPy. The correlations live in
+:mod:`metric_adc.correlation` and are re-exported here (:func:`correlation`,
+:func:`spearman_brown`). The command line, the ``evaluate`` module, the
 Space and the human ceiling all call these functions; there is no second copy of the math.
 
 Definitions (Vázquez Martínez 2021):
@@ -38,7 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
+
+from metric_adc.correlation import correlation, spearman_brown
 
 __all__ = [
     "DEFAULT_AUC_MAX",
@@ -51,11 +54,13 @@ __all__ = [
     "breakdown",
     "check_delta",
     "correlation",
+    "delta_for_share",
     "delta_key",
     "delta_sweep",
     "human_sign_accuracy",
     "overlap",
     "pair_deltas",
+    "spearman_brown",
     "summarize",
     "zscore",
     "zscore_by_id",
@@ -353,6 +358,37 @@ def _auc_terms(m: np.ndarray, h: np.ndarray, delta_max: float) -> np.ndarray:
     return np.where(agree, np.clip(1.0 - np.abs(h - m) / delta_max, 0.0, 1.0), 0.0)
 
 
+def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
+    """The smallest δ at which ``ADC(δ)`` reaches ``share`` of the pairs (the infimum).
+
+    ``ADC(δ)`` counts a pair when the signs agree and ``|Δh − Δlm| < δ``, so the share is
+    reached for every δ strictly above the returned value. ``None`` when even ``δ → ∞``
+    (sign agreement alone, :func:`human_sign_accuracy`) stays below ``share``. Pairs with a
+    NaN human delta are excluded, as in :func:`summarize`. It applies to a model as to the
+    human split-half ceiling: "the δ at which the model passes 50 % of pairs".
+
+    Examples
+    --------
+    >>> delta_for_share([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.5)
+    0.5
+    >>> delta_for_share([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.9) is None
+    True
+    >>> adc([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.5 + 1e-9)
+    0.5
+    """
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"'share' must be in (0, 1] (got {share!r})")
+    m, h = _pairs(model_delta, human_delta)
+    m, h, _ = _evaluable(m, h)
+    if m.size == 0:
+        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+    need = math.ceil(share * m.size - 1e-9)
+    err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
+    if err.size < need:
+        return None
+    return float(err[need - 1])
+
+
 def delta_sweep(
     model_delta: ArrayLike, human_delta: ArrayLike, deltas: Iterable[float] | None = None
 ) -> dict[str, list[float] | float]:
@@ -379,54 +415,16 @@ def delta_sweep(
     m, h, _ = _evaluable(m, h)
     err = np.abs(h - m)
     agree = np.sign(m) == np.sign(h)
-    curve = [_mean(agree & (err < d)) for d in grid]
+    human_sign = _mean(agree)
+    # ADC(δ) = #{agreeing pairs with err < δ} / n: one sort, then a count per δ
+    passing = np.searchsorted(np.sort(err[agree]), grid, side="left")
     finite_max = max((d for d in grid if math.isfinite(d)), default=DEFAULT_AUC_MAX)
     return {
         "deltas": [float(d) for d in grid],
-        "adc": curve,
+        "adc": [int(c) / m.size for c in passing],
         "auc": _mean(_auc_terms(m, h, finite_max)),
-        "human_sign": _mean(agree),
+        "human_sign": human_sign,
     }
-
-
-# ----------------------------------------------------------------------------- correlations
-def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
-    """Pearson and Spearman coefficients with two-sided p-values, over points where both are known.
-
-    NaN in either input drops that point (a missing human judgement). Undefined
-    coefficients (fewer than 3 points, or a constant side) are ``None``, never NaN.
-
-    Examples
-    --------
-    >>> r = correlation([1, 2, 3, 4], [1.0, 3.0, 2.0, float("nan")])
-    >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3)
-    (3, 0.5, 0.5)
-    >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
-    True
-    """
-    xa = np.asarray(x, dtype=float)
-    ya = np.asarray(y, dtype=float)
-    if xa.shape != ya.shape or xa.ndim != 1:
-        raise ValueError(f"'x' and 'y' must be 1-D of equal length (got {xa.shape} and {ya.shape})")
-    if np.isinf(xa).any() or np.isinf(ya).any():
-        raise ValueError("'x' and 'y' must not contain ±inf")
-    keep = ~(np.isnan(xa) | np.isnan(ya))
-    xa, ya = xa[keep], ya[keep]
-    out: dict[str, float | int | None] = {
-        "n": int(xa.size),
-        "pearson": None,
-        "pearson_p": None,
-        "spearman": None,
-        "spearman_p": None,
-    }
-    if xa.size < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
-        return out
-    pr = stats.pearsonr(xa, ya)
-    out["pearson"], out["pearson_p"] = float(pr.statistic), float(pr.pvalue)
-    sr = stats.spearmanr(xa, ya)
-    if np.isfinite(sr.statistic):
-        out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
-    return out
 
 
 # ----------------------------------------------------------------------------- summaries

@@ -14,7 +14,14 @@ import numpy as np
 
 from metric_adc import core
 
-__all__ = ["plot_adc_curves", "plot_deltas", "plot_phenomena", "plot_sentences", "write_plots"]
+__all__ = [
+    "PHENOMENA_SHOWN",
+    "plot_adc_curves",
+    "plot_deltas",
+    "plot_phenomena",
+    "plot_sentences",
+    "write_plots",
+]
 
 
 def _figure():
@@ -114,8 +121,24 @@ def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "
     return _save(fig, path)
 
 
-def plot_phenomena(by_group: Mapping[str, Mapping], path: Path, *, delta: float, title: str):
-    """Horizontal bars of ADC(δ) and BLiMP per phenomenon (or any grouping).
+PHENOMENA_SHOWN: int = 15
+"""With many groups, :func:`plot_phenomena` shows this many highest and as many lowest."""
+
+
+def plot_phenomena(
+    by_group: Mapping[str, Mapping],
+    path: Path,
+    *,
+    delta: float,
+    title: str,
+    shown: int = PHENOMENA_SHOWN,
+):
+    """Horizontal bars of ADC(δ) and BLiMP per phenomenon (or any grouping), with pair counts.
+
+    Groups are ordered by ADC(δ) (ties by name). With more than ``2 * shown`` groups only
+    the ``shown`` highest and the ``shown`` lowest are drawn, the rest summarized on a
+    separator line, so the figure stays readable for LI-Adger's ~230 phenomena. The legend
+    sits above the bars, outside the axes.
 
     Examples
     --------
@@ -125,19 +148,32 @@ def plot_phenomena(by_group: Mapping[str, Mapping], path: Path, *, delta: float,
     ...                title="toy").exists()
     True
     """
+    if shown < 1:
+        raise ValueError(f"'shown' must be >= 1 (got {shown!r})")
     plt = _figure()
     key = core.delta_key(delta)
     names = [n for n, r in by_group.items() if r["n_pairs"]]
-    names.sort(key=lambda n: by_group[n]["adc"][key] or 0.0)
-    adc_v = [by_group[n]["adc"][key] or 0.0 for n in names]
-    blimp_v = [by_group[n]["blimp"] for n in names]
+    names.sort(key=lambda n: (by_group[n]["adc"][key] or 0.0, n))
+    total = len(names)
+    hidden = 0
+    if total > 2 * shown:
+        hidden = total - 2 * shown
+        names = [*names[:shown], "", *names[-shown:]]  # "" marks the separator
+    labels = [f"… {hidden} more …" if not n else f"{n} ({by_group[n]['n_pairs']})" for n in names]
+    adc_v = [by_group[n]["adc"][key] or 0.0 if n else 0.0 for n in names]
+    blimp_v = [by_group[n]["blimp"] if n else 0.0 for n in names]
     y = np.arange(len(names))
-    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.16 * len(names) + 1)))
+    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.22 * len(names) + 1.4)))
     ax.barh(y + 0.2, blimp_v, height=0.4, color="#bbbbbb", label="BLiMP criterion")
     ax.barh(y - 0.2, adc_v, height=0.4, color="#3366aa", label=f"ADC(δ={delta:g})")
-    ax.set_yticks(y, names, fontsize=6 if len(names) > 30 else 8)
-    ax.set(xlim=(0, 1), xlabel="share of pairs passing", title=title)
-    ax.legend(fontsize=8, loc="lower right")
+    if hidden:
+        ax.axhline(shown, color="0.5", lw=0.8, ls=":")
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_ylim(-0.7, len(names) - 0.3)
+    scope = f"lowest and highest {shown} of {total} by ADC(δ)" if hidden else f"{total} groups"
+    ax.set(xlim=(0, 1), xlabel="share of pairs passing (pairs per group in brackets)")
+    ax.set_title(f"{title}: {scope}", pad=24)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
     return _save(fig, path)
 
 

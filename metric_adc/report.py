@@ -2,9 +2,11 @@
 
 This is the entry point that the command line, the Space and the human ceiling share:
 :func:`evaluate_on_pairs` (any :class:`PairTable`), :func:`evaluate_li_adger` (the LI-Adger
-dataset), :func:`reproduce_rows` (the thesis's 8 models) and :func:`analyze_on_pairs`
-(breakdowns, bootstrap intervals, a baseline comparison). A row always has the keys of
-:data:`ROW_KEYS`; the math is in :mod:`metric_adc.core` and :mod:`metric_adc.bootstrap`.
+dataset), :func:`reproduce_rows` (the thesis's 8 models), :func:`source_row` (a model on one
+source's pairs), :func:`ceiling_row` (the human split-half ceiling as a row) and
+:func:`analyze_on_pairs` (breakdowns, bootstrap intervals, a baseline comparison). A row
+always has the keys of :data:`ROW_KEYS`; the math is in :mod:`metric_adc.core` and
+:mod:`metric_adc.bootstrap`. :func:`format_table` and :func:`format_markdown` print rows.
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ __all__ = [
     "ROW_KEYS",
     "PairTable",
     "analyze_on_pairs",
+    "ceiling_row",
     "evaluate_li_adger",
     "evaluate_on_pairs",
+    "format_markdown",
     "format_table",
     "li_adger_pairs",
     "model_deltas",
     "reproduce_rows",
+    "source_row",
     "thesis_pair_table",
 ]
 
@@ -310,6 +315,126 @@ def reproduce_rows(
     ]
 
 
+def source_row(
+    scores: Mapping[str, float],
+    pairs: PairTable,
+    source: str,
+    *,
+    model: str = "unnamed",
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    standardize: bool = True,
+) -> dict:
+    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), keys :data:`ROW_KEYS`.
+
+    The scores are z-scored over *all* sentences given, exactly as for the full row; only the
+    statistics are restricted: the pair statistics to the pairs of ``source`` (the values of
+    the full row's ``by_source[source]``), ``pearson_sentences`` to the sentences that are
+    members of those pairs (``n_sentences`` counts them). The model is named
+    ``"<model> (<source> only)"``. This is the row to read beside the human split-half
+    ceiling, which exists for the LI pairs only.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
+    ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": -0.2},
+    ...     source=["LI", "LI", "Adger"])
+    >>> s = {"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}
+    >>> row = source_row(s, t, "LI", model="toy", deltas=[1.0])
+    >>> row["model"], row["n_pairs"], row["n_sentences"], row["adc"]
+    ('toy (LI only)', 2, 4, {'1.0': 1.0})
+    >>> row["adc"] == evaluate_on_pairs(s, t, deltas=[1.0])["by_source"]["LI"]["adc"]
+    True
+    """
+    deltas = list(deltas)
+    if pairs.source is None:
+        raise ValueError("the pair table has no 'source' column: cannot select a source")
+    sel = np.array([s == source for s in pairs.source], dtype=bool)
+    if not sel.any():
+        raise ValueError(
+            f"no pair has source {source!r} (expected one of {sorted(set(pairs.source))})"
+        )
+    z, dlm = model_deltas(scores, pairs, standardize=standardize)
+    summary = core.summarize(dlm[sel], pairs.human_delta[sel], deltas=deltas)
+    members = dict.fromkeys(
+        i for g, b, k in zip(pairs.good_ids, pairs.bad_ids, sel, strict=True) if k for i in (g, b)
+    )
+    rated = [k for k in members if k in z and not math.isnan(pairs.judgements[k])]
+    sent = core.correlation([z[k] for k in rated], [pairs.judgements[k] for k in rated])
+    row = {
+        "model": f"{model} ({source} only)",
+        "n_sentences": len(rated),
+        **summary,
+        "pearson_sentences": sent["pearson"],
+        "pearson_sentences_p": sent["pearson_p"],
+        "spearman_sentences": sent["spearman"],
+        "spearman_sentences_p": sent["spearman_p"],
+        "standardized": bool(standardize),
+        "by_source": None,
+        "note": f"{source} pairs only; z-scores over all {len(z)} sentences scored",
+    }
+    return {k: row[k] for k in ROW_KEYS}
+
+
+CEILING_SPLITS: int = 100
+"""Split-halves behind the human row of ``report`` and ``reproduce`` (a few seconds)."""
+
+
+def ceiling_row(
+    n_splits: int = CEILING_SPLITS,
+    *,
+    seed: int = 0,
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    result: Mapping | None = None,
+) -> dict:
+    """The human split-half ceiling (LI pairs only) as a result row, keys :data:`ROW_KEYS`.
+
+    Values are the means over ``n_splits`` random split-halves
+    (:func:`metric_adc.ceiling.compute_ceiling`, seeded with ``seed``; or pass its
+    ``result``). Statistics a split-half has no counterpart for (p-values, Spearman, the
+    breakdown by source) are ``None``. ``note`` is :data:`metric_adc.ceiling.NOTE` (LI only:
+    the Adger part has no participant-level data); extra keys ``authors_note`` (the request
+    of the data's authors, kept with every use), ``n_splits`` and ``seed``.
+
+    Examples
+    --------
+    >>> row = ceiling_row(20, deltas=[1.0])
+    >>> row["model"], row["n_pairs"], 0.5 < row["adc"]["1.0"] < 1
+    ('human split-half (LI only)', 1174, True)
+    >>> "Adger" in row["note"] and "Jon Sprouse" in row["authors_note"]
+    True
+    """
+    from metric_adc import ceiling
+
+    deltas = list(deltas)
+    if result is None:
+        if n_splits < 2:
+            raise ValueError(f"'n_splits' must be >= 2 (got {n_splits})")
+        result = ceiling.compute_ceiling(n_splits=n_splits, seed=seed, tasks=False, deltas=deltas)
+    short = ceiling.human_ceiling_row(result)
+    stats = result["stats"]
+    row = dict.fromkeys(ROW_KEYS)
+    row.update(
+        model=short["model"],
+        n_sentences=int(result["n_sentences"]),
+        n_pairs=short["n_pairs"],
+        n_excluded=0,
+        blimp=short["blimp"],
+        human_sign=stats["human_sign"]["mean"],
+        adc=short["adc"],
+        adc_auc=stats["adc_auc"]["mean"],
+        pearson_pairs=short["pearson_pairs"],
+        pearson_sentences=short["pearson_sentences"],
+        standardized=True,
+        note=short["note"],
+    )
+    return {
+        **row,
+        "authors_note": result["authors_note"],
+        "n_splits": int(result["n_splits"]),
+        "seed": result.get("seed", seed),
+    }
+
+
 _STATS_FOR_CI = ("blimp", "adc", "adc_auc", "pearson_pairs")
 
 
@@ -422,3 +547,47 @@ def format_table(rows: Sequence[Mapping]) -> str:
         for line in [header, *body]
     ]
     return "\n".join(ln.rstrip() for ln in lines)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def format_markdown(rows: Sequence[Mapping]) -> str:
+    """A GitHub-markdown table of result rows, then each row's note as a list item.
+
+    Columns: model, pairs, BLiMP, ADC at each δ of the first row, Pearson r at pair and at
+    sentence level; values to 3 decimals (``—`` where undefined). Rows sharing a note share
+    one list item.
+
+    Examples
+    --------
+    >>> row = {"model": "toy", "n_pairs": 2, "blimp": 1.0, "adc": {"0.5": 0.5, "1.0": 0.75},
+    ...        "pearson_pairs": None, "pearson_sentences": 0.25, "note": "a toy"}
+    >>> print(format_markdown([row]))
+    | model | pairs | BLiMP | ADC δ=0.5 | ADC δ=1 | Pearson (pairs) | Pearson (sentences) |
+    |---|---:|---:|---:|---:|---:|---:|
+    | toy | 2 | 1.000 | 0.500 | 0.750 | — | 0.250 |
+    <BLANKLINE>
+    - toy: a toy
+    """
+    keys = list(rows[0]["adc"]) if rows else []
+    header = ["model", "pairs", "BLiMP", *[f"ADC δ={float(k):g}" for k in keys]]
+    header += ["Pearson (pairs)", "Pearson (sentences)"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
+    for r in rows:
+        cells = [
+            _md_cell(str(r["model"])),
+            str(r["n_pairs"]),
+            _fmt(r["blimp"]),
+            *[_fmt(r["adc"].get(k)) for k in keys],
+            _fmt(r.get("pearson_pairs")),
+            _fmt(r.get("pearson_sentences")),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    by_note: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("note"):
+            by_note.setdefault(r["note"], []).append(str(r["model"]))
+    notes = [f"- {', '.join(who)}: {note}" for note, who in by_note.items()]
+    return "\n".join(lines + (["", *notes] if notes else []))

@@ -89,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         show_error=True,
         max_file_size="64mb",
         footer_links=["api"],
+        state_session_capacity=1000,
         css=CSS,
         theme=theme(),
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import gradio as gr
+import numpy as np
 import pandas as pd
 
 from metric_adc import core
@@ -27,10 +28,12 @@ from space.explorer import ALL, DISAGREEMENTS, OUTCOMES, explore_pairs
 from space.leaderboard import adc_column, leaderboard_frame
 from space.upload import MAX_UPLOAD_BYTES, UploadError, evaluate_upload
 
-__all__ = ["CSS", "DEFAULT_DELTA", "build_app", "main", "styled", "theme"]
+__all__ = ["CSS", "DEFAULT_DELTA", "build_app", "main", "styled", "theme", "upload_summary"]
 
 DEFAULT_DELTA = 0.5
 NONE = "(none)"
+UPLOAD_TTL_S = 3600
+"""Seconds a session's uploads are kept after their last change."""
 PAIR_COLUMN_WIDTHS = [
     *["4%", "4%", "8%", "15%", "15%"],
     *["6.5%"] * 6 + ["4%", "6.5%", "4%"],
@@ -104,17 +107,31 @@ def _phenomena(data: SpaceData, source: str) -> list[str]:
     return [ALL, *sorted(sel["phenomenon"].dropna().unique().tolist())]
 
 
-def _upload_summary(entry: ModelEntry, human_delta, delta: float) -> str:
+def upload_summary(entry: ModelEntry, human_delta: np.ndarray, delta: float) -> str:
+    """The status line after a successful upload: the model's main numbers.
+
+    Examples
+    --------
+    >>> from space.data import toy_space_data
+    >>> d = toy_space_data()
+    >>> print(upload_summary(d.models[0], d.pairs.human_delta, 0.5))
+    **Scored `toy-length`**: 6 sentences, 3 pairs. BLiMP 0.667 · ADC at δ = 0.5: 0.667
+    (δ = 0.5 / 1 / 5: 0.667 / 0.667 / 0.667) · Pearson (pairs) -0.918. It now appears in the
+    leaderboard, the plots and the pair explorer of this session only.
+    """
     r = entry.row
     adc = core.adc(entry.model_delta, human_delta, delta)
-    fixed = " / ".join(f"{v:.3f}" for v in r["adc"].values())
+    keys = " / ".join(f"{float(k):g}" for k in r["adc"])
+    fixed = " / ".join("—" if v is None else f"{v:.3f}" for v in r["adc"].values())
     pearson = "—" if r["pearson_pairs"] is None else f"{r['pearson_pairs']:.3f}"
+    excluded = (
+        f" ({r['n_excluded']} more without a human judgement left out)" if r["n_excluded"] else ""
+    )
     return (
-        f"**Scored `{entry.name}`**: {r['n_sentences']} sentences, {r['n_pairs']} pairs "
-        f"({r['n_excluded']} without a human judgement left out). "
-        f"BLiMP {r['blimp']:.3f} · ADC δ={delta:g} {adc:.3f} · "
-        f"ADC δ={' / '.join(r['adc'])}: {fixed} · Pearson (pairs) {pearson}. "
-        "It is now in the leaderboard, the plots and the pair explorer of this session."
+        f"**Scored `{entry.name}`**: {r['n_sentences']:,} sentences, {r['n_pairs']:,} pairs"
+        f"{excluded}. BLiMP {r['blimp']:.3f} · ADC at δ = {delta:g}: {adc:.3f}\n"
+        f"(δ = {keys}: {fixed}) · Pearson (pairs) {pearson}. It now appears in the\n"
+        "leaderboard, the plots and the pair explorer of this session only."
     )
 
 
@@ -189,7 +206,7 @@ def build_app(data: SpaceData) -> gr.Blocks:
             entry = evaluate_upload(path, data, uploads, name=name)
         except UploadError as exc:
             return f"⚠️ **Refused:** {exc}", uploads
-        return _upload_summary(entry, h, delta), [*uploads, entry]
+        return upload_summary(entry, h, delta), [*uploads, entry]
 
     def model_choices(uploads: list[ModelEntry]):
         choices = _names(data, uploads)
@@ -201,7 +218,8 @@ def build_app(data: SpaceData) -> gr.Blocks:
 
     # ------------------------------------------------------------------ layout
     with gr.Blocks(title="ADC on LI-Adger", analytics_enabled=False) as demo:
-        uploads = gr.State([])
+        # each session's uploads; dropped an hour after they were last changed
+        uploads = gr.State([], time_to_live=UPLOAD_TTL_S)
         gr.Markdown(_INTRO)
         delta = gr.Slider(
             0.05,
@@ -234,7 +252,7 @@ def build_app(data: SpaceData) -> gr.Blocks:
                 model = gr.Dropdown(choices=names, value=first, label="Model", elem_id="model")
                 with gr.Row():
                     pair_plot = gr.Plot(
-                        label="Δh vs Δlm per pair, ±δ band", show_label=False, elem_id="pair-plot"
+                        label="Δlm vs Δh per pair, ±δ band", show_label=False, elem_id="pair-plot"
                     )
                     sentence_plot = gr.Plot(label="human vs model per sentence", show_label=False)
             with gr.Tab("Phenomena"):
@@ -345,9 +363,12 @@ def _board_notes(data: SpaceData) -> str:
         "δ → ∞; **ADC area** the normalised area under ADC(δ) for δ ≤ 5. Pairs without a human "
         "judgement are left out of every number.",
     ]
-    if any(m.note for m in data.models):
-        notes = sorted({f"{m.name}: {m.note}" for m in data.models if m.note})
-        lines.append("Notes: " + "; ".join(notes) + ".")
+    by_note: dict[str, list[str]] = {}
+    for m in data.models:
+        if m.note:
+            by_note.setdefault(m.note, []).append(m.name)
+    for note, names in by_note.items():
+        lines.append(f"*{', '.join(names)}*: {note}.")
     if data.ceiling is not None:
         lines.append(f"**{data.ceiling.row['model']}**: {data.ceiling.note}")
     if not data.models:

@@ -1,9 +1,12 @@
 """The Space's figures (matplotlib): pair deltas with the ±δ band, sentences, ADC(δ) curves,
 and the models × phenomena heatmap.
 
-Each function takes precomputed arrays and returns a new :class:`matplotlib.figure.Figure`
-(no pyplot state, so concurrent sessions never draw on each other's figures). Pass/fail
-decisions come from :func:`metric_adc.core.adc_pass`; nothing here computes a statistic.
+Each function takes precomputed arrays and returns a new :class:`matplotlib.figure.Figure`.
+:mod:`metric_adc.plots` draws the report's figures into PNG files through pyplot; the Space
+needs figure objects made without pyplot's global state (concurrent sessions must never draw
+on each other's figures), a δ marker, the human ceiling curve and a heatmap, hence this
+module. The axes follow :mod:`metric_adc.plots`: model on x, human on y. Pass/fail decisions
+come from :func:`metric_adc.core.adc_pass`; nothing here computes a statistic.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ def pair_scatter(
     *,
     title: str,
 ) -> Figure:
-    """Δh (x) against Δlm (y) per pair, the band ``|Δh − Δlm| < δ`` shaded, pass/fail coloured.
+    """Δlm (x) against Δh (y) per pair, the band ``|Δh − Δlm| < δ`` shaded, pass/fail coloured.
 
     Pairs with a missing human delta (NaN) are not drawn.
 
@@ -48,7 +51,7 @@ def pair_scatter(
     >>> f = pair_scatter(np.array([1.0, -0.5]), np.array([0.8, 0.4]),
     ...                  np.array([True, False]), 0.5, title="toy")
     >>> f.axes[0].get_xlabel()
-    'human Δh (z-score difference)'
+    'model Δlm (z-score difference)'
     """
     keep = ~np.isnan(human_delta)
     h, m, p = human_delta[keep], model_delta[keep], passed[keep]
@@ -60,12 +63,12 @@ def pair_scatter(
     ax.axhline(0, color="0.6", lw=0.8)
     ax.axvline(0, color="0.6", lw=0.8)
     ax.plot(xs, xs, color="0.5", lw=0.8, ls="--")
-    ax.scatter(h[p], m[p], s=7, alpha=0.6, color=PASS, label=f"pass ({int(p.sum())})")
-    ax.scatter(h[~p], m[~p], s=7, alpha=0.5, color=FAIL, label=f"fail ({int((~p).sum())})")
+    ax.scatter(m[p], h[p], s=7, alpha=0.6, color=PASS, label=f"pass ({int(p.sum())})")
+    ax.scatter(m[~p], h[~p], s=7, alpha=0.5, color=FAIL, label=f"fail ({int((~p).sum())})")
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
-    ax.set_xlabel("human Δh (z-score difference)")
-    ax.set_ylabel("model Δlm (z-score difference)")
+    ax.set_xlabel("model Δlm (z-score difference)")
+    ax.set_ylabel("human Δh (z-score difference)")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
     return fig
@@ -74,26 +77,26 @@ def pair_scatter(
 def sentence_scatter(
     human: np.ndarray, model_z: np.ndarray, acceptable: np.ndarray, *, title: str
 ) -> Figure:
-    """Human judgement (x) against the model's z-score (y) per sentence, coloured by the
-    sentence's role in its pairs (acceptable or unacceptable member).
+    """The model's z-score (x) against the human judgement (y) per sentence, coloured by the
+    sentence's expert label (acceptable or unacceptable).
 
     Examples
     --------
     >>> f = sentence_scatter(np.array([1.0, -1.0]), np.array([0.5, -0.2]),
     ...                      np.array([True, False]), title="toy")
-    >>> f.axes[0].get_ylabel()
+    >>> f.axes[0].get_xlabel()
     'model z-score'
     """
     keep = ~np.isnan(human)
     x, y, a = human[keep], model_z[keep], acceptable[keep]
     fig = _figure(6.4, 5.0)
     ax = fig.add_subplot()
-    ax.scatter(x[a], y[a], s=6, alpha=0.45, color="#2166ac", label="acceptable member")
-    ax.scatter(x[~a], y[~a], s=6, alpha=0.45, color="#b2182b", label="unacceptable member")
+    ax.scatter(y[a], x[a], s=6, alpha=0.45, color="#2166ac", label="expert: acceptable")
+    ax.scatter(y[~a], x[~a], s=6, alpha=0.45, color="#b2182b", label="expert: unacceptable")
     ax.axhline(0, color="0.6", lw=0.8)
     ax.axvline(0, color="0.6", lw=0.8)
-    ax.set_xlabel("human judgement (mean z-score)")
-    ax.set_ylabel("model z-score")
+    ax.set_xlabel("model z-score")
+    ax.set_ylabel("human judgement (mean z-score)")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
     return fig
@@ -129,7 +132,7 @@ def adc_curves(
     ax.set_xlabel("δ (z-score units)")
     ax.set_ylabel("ADC(δ): share of pairs passing")
     ax.grid(alpha=0.3)
-    if ax.lines:
+    if curves or ceiling is not None:
         ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
     return fig
 

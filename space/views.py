@@ -26,7 +26,7 @@ __all__ = [
 
 
 def pair_figure(data: SpaceData, entry: ModelEntry, delta: float) -> Figure:
-    """Δh vs Δlm for one model with the ±δ band, pass/fail coloured.
+    """Δlm vs Δh for one model with the ±δ band, pass/fail coloured.
 
     Examples
     --------
@@ -46,7 +46,7 @@ def pair_figure(data: SpaceData, entry: ModelEntry, delta: float) -> Figure:
 
 
 def sentence_figure(data: SpaceData, entry: ModelEntry) -> Figure:
-    """Human judgement vs the model's z-score for every sentence the model scored.
+    """The model's z-score vs the human judgement for every sentence the model scored.
 
     Examples
     --------

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 WORDS = (
-    "the keys to cabinet are is was were lost found on table a an who what did you "
-    "think that kim solved problem . , ? !"
-).split()
+    *("the", "keys", "to", "cabinet", "are", "is", "was", "were", "lost", "found", "on"),
+    *("table", "a", "an", "who", "what", "did", "you", "think", "that", "kim", "solved"),
+    *("problem", ".", ",", "?", "!"),
+)
 SPECIALS = ("<unk>", "<s>", "</s>", "<|endoftext|>")
 
 

@@ -152,9 +152,8 @@ def test_loading_from_a_folder_matches_the_objects(tmp_path):
 @pytest.mark.slow
 def test_smollm2_end_to_end(tmp_path):
     """The real SmolLM2 default on the first 64 LI-Adger sentences, through the CLI."""
-    from metric_adc.scores_file import read_scores
-
     from baselines.smollm2 import CONTEXT_TOKEN, smollm2_scorer
+    from metric_adc.scores_file import read_scores
 
     out = tmp_path / "smollm2.jsonl"
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}

@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from baselines import cola_data  # noqa: E402
+from baselines import cola_data, cola_train  # noqa: E402
 from baselines.cola import (  # noqa: E402
     ColaScorer,
     logit_margin,
@@ -78,6 +78,39 @@ def test_selection_by_dev_mcc(trained):
     report = json.loads((result.best_path / "report.json").read_text())
     assert report["best"]["dev_mcc"] == result.best.dev_mcc
     assert len(report["history"]) == 4
+
+
+def test_best_checkpoint_is_the_best_over_seeds_and_epochs(tiny_encoder, tmp_path, monkeypatch):
+    """Scripted dev predictions give known MCCs; the checkpoint kept must be the best one."""
+    dev = _head(cola_file("out_of_domain_dev.tsv"), 64, tmp_path / "dev.tsv")
+    train = _head(cola_file("in_domain_train.tsv"), 32, tmp_path / "train.tsv")
+    _, labels = read_cola(dev)
+    half = [1 - y if i % 4 == 0 else y for i, y in enumerate(labels)]
+    scripted = [[1] * len(labels), half, labels, [1 - y for y in labels]]  # MCC 0, ~0.5, 1, -1
+    calls = iter(scripted)
+    monkeypatch.setattr(cola_train, "predict_labels", lambda *a, **k: next(calls))
+    result = finetune(
+        tiny_encoder,
+        train_path=train,
+        dev_path=dev,
+        out_dir=tmp_path / "out",
+        seeds=(0, 1),
+        epochs=2,
+        batch_size=16,
+        device="cpu",
+        progress=False,
+    )
+    expected = [matthews_corrcoef(labels, p) for p in scripted]
+    assert [h.dev_mcc for h in result.history] == expected
+    assert 0 < expected[1] < 1 and expected[3] == -1
+    assert (result.best.seed, result.best.epoch) == (1, 1)
+    kept = {
+        folder: json.loads((tmp_path / "out" / folder / "checkpoint.json").read_text())
+        for folder in ("best", "seed-0", "seed-1")
+    }
+    assert (kept["best"]["seed"], kept["best"]["epoch"]) == (1, 1)
+    assert (kept["seed-0"]["seed"], kept["seed-0"]["epoch"]) == (0, 2)
+    assert (kept["seed-1"]["seed"], kept["seed-1"]["epoch"]) == (1, 1)
 
 
 def test_saved_checkpoint_reproduces_the_selected_mcc(trained):

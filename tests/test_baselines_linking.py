@@ -28,9 +28,7 @@ logprobs = st.lists(
 def paired(draw):
     lp = draw(logprobs)
     uni = draw(
-        st.lists(
-            st.floats(min_value=-50.0, max_value=-1e-3), min_size=len(lp), max_size=len(lp)
-        )
+        st.lists(st.floats(min_value=-50.0, max_value=-1e-3), min_size=len(lp), max_size=len(lp))
     )
     return lp, uni
 
@@ -41,7 +39,7 @@ def test_definitions_on_a_worked_example():
     assert logprob(lp) == -9.0
     assert mean_lp(lp) == -3.0
     assert pen_lp(lp) == pytest.approx(-9.0 / ((5 + 3) / 6) ** 0.8)
-    assert norm_lp(lp, uni) == pytest.approx(-(-9.0) / -12.0)
+    assert norm_lp(lp, uni) == pytest.approx(9.0 / -12.0)  # -logP / logPu
     assert slor(lp, uni) == pytest.approx((-9.0 + 12.0) / 3)
 
 

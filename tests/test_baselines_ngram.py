@@ -16,7 +16,9 @@ LI_ADGER = Path(__file__).parents[2] / "shared" / "data" / "li-adger" / "li-adge
 
 @pytest.fixture(scope="module")
 def lm():
-    return pocketsphinx.NGramModel(pocketsphinx.Config(), pocketsphinx.LogMath(), str(default_lm_path()))
+    return pocketsphinx.NGramModel(
+        pocketsphinx.Config(), pocketsphinx.LogMath(), str(default_lm_path())
+    )
 
 
 def ln(raw: int) -> float:
@@ -62,10 +64,20 @@ def test_out_of_vocabulary_words_are_skipped_but_stay_in_the_history(lm):
 
 def test_tokenisation_conventions():
     scorer = NGramScorer()
-    assert words_of("“It’s the ex-wife’s!”, she said.") == ["it's", "the", "ex-wife's", "she", "said"]
+    assert words_of("“It’s the ex-wife’s!”, she said.") == [
+        "it's",
+        "the",
+        "ex-wife's",
+        "she",
+        "said",
+    ]
     # an in-vocabulary clitic form is kept whole; a detached one is re-attached
     assert scorer.tokenize("The food that does n't help.") == [
-        "the", "food", "that", "doesn't", "help",
+        "the",
+        "food",
+        "that",
+        "doesn't",
+        "help",
     ]
     # an out-of-vocabulary hyphenated word is split at its hyphens
     assert not scorer.in_vocabulary("dog-biscuit")

@@ -244,3 +244,46 @@ def test_blimp_only_mode_keeps_keys():
     assert with_h.keys() == without.keys()
     assert without["adc"] == {"0.5": None, "1.0": None, "5.0": None}
     assert without["blimp"] == 0.5
+
+
+# ---------------------------------------------------------------- δ for a share of pairs
+
+
+@settings(max_examples=100, deadline=None)
+@given(pair_data(), st.lists(st.floats(0.01, 20), min_size=1, max_size=8))
+def test_sweep_equals_adc_at_each_delta(data, grid):
+    scores, human, idx = data
+    m, h = _deltas(scores, human, idx)
+    sweep = core.delta_sweep(m, h, deltas=grid)
+    assert sweep["adc"] == [core.adc(m, h, d) for d in sorted(grid)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(pair_data(), st.floats(0.01, 1.0))
+def test_delta_for_share_is_the_infimum(data, share):
+    scores, human, idx = data
+    m, h = _deltas(scores, human, idx)
+    d = core.delta_for_share(m, h, share)
+    if d is None:  # unreachable: even sign agreement alone stays below the share
+        assert core.human_sign_accuracy(m, h) < share - 1e-12
+        return
+    assert core.adc(m, h, d + 1e-9) >= share - 1e-12
+    if d > 0:
+        assert core.adc(m, h, d) < share
+
+
+def test_delta_for_share_excludes_missing_judgements_and_checks_share():
+    m, h = [1.0, 2.0, 5.0], [1.2, float("nan"), 1.0]
+    assert core.delta_for_share(m, h, 0.5) == pytest.approx(0.2)
+    with pytest.raises(ValueError, match=r"'share' must be in \(0, 1\] \(got 0\)"):
+        core.delta_for_share(m, h, 0)
+
+
+def test_spearman_brown_lives_with_the_correlations():
+    from metric_adc import ceiling, correlation
+
+    assert core.spearman_brown is correlation.spearman_brown is ceiling.spearman_brown
+    assert core.delta_for_share is ceiling.delta_for_share
+    assert core.correlation is correlation.correlation
+    # the full-sample reliability of two halves correlating at r = 1/3 is 1/2
+    assert core.spearman_brown(1 / 3) == pytest.approx(0.5)

@@ -1,0 +1,86 @@
+"""Correlations for the ADC analyses: Pearson and Spearman with p-values, and Spearman-Brown.
+
+Pure NumPy/SciPy. :func:`correlation` serves both levels of the metric (sentence scores vs
+human judgements, model deltas vs human deltas); :func:`spearman_brown` turns a split-half
+correlation into the reliability of the full sample (the human ceiling, or any measure
+computed on two halves of its data). Both are re-exported by :mod:`metric_adc.core`.
+
+An undefined correlation (fewer than 3 points, or a constant side) is ``None``, never NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+__all__ = ["correlation", "spearman_brown"]
+
+
+def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
+    """Pearson and Spearman coefficients with two-sided p-values, over points where both are known.
+
+    NaN in either input drops that point (a missing human judgement). Undefined
+    coefficients (fewer than 3 points, or a constant side) are ``None``, never NaN.
+
+    Examples
+    --------
+    >>> r = correlation([1, 2, 3, 4], [1.0, 3.0, 2.0, float("nan")])
+    >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3)
+    (3, 0.5, 0.5)
+    >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
+    True
+    """
+    xa = np.asarray(x, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    if xa.shape != ya.shape or xa.ndim != 1:
+        raise ValueError(f"'x' and 'y' must be 1-D of equal length (got {xa.shape} and {ya.shape})")
+    if np.isinf(xa).any() or np.isinf(ya).any():
+        raise ValueError("'x' and 'y' must not contain ±inf")
+    keep = ~(np.isnan(xa) | np.isnan(ya))
+    xa, ya = xa[keep], ya[keep]
+    out: dict[str, float | int | None] = {
+        "n": int(xa.size),
+        "pearson": None,
+        "pearson_p": None,
+        "spearman": None,
+        "spearman_p": None,
+    }
+    if xa.size < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
+        return out
+    pr = stats.pearsonr(xa, ya)
+    out["pearson"], out["pearson_p"] = float(pr.statistic), float(pr.pvalue)
+    sr = stats.spearmanr(xa, ya)
+    if np.isfinite(sr.statistic):
+        out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
+    return out
+
+
+def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
+    """Spearman-Brown prophecy: reliability of a measure ``factor`` times as long.
+
+    With ``factor=2`` it turns a split-half correlation into the reliability of the full
+    sample. ``None`` (an undefined correlation) stays ``None``; so does ``r = -1/(factor-1)``,
+    where the formula divides by zero.
+
+    Examples
+    --------
+    >>> round(spearman_brown(0.6), 4)
+    0.75
+    >>> spearman_brown(0.5, factor=3)
+    0.75
+    >>> spearman_brown(None) is None
+    True
+    >>> spearman_brown(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'r' must be a correlation in [-1, 1] (got 1.5)
+    """
+    if r is None:
+        return None
+    if not -1.0 <= r <= 1.0:
+        raise ValueError(f"'r' must be a correlation in [-1, 1] (got {r!r})")
+    if factor <= 0:
+        raise ValueError(f"'factor' must be > 0 (got {factor!r})")
+    denom = 1.0 + (factor - 1.0) * r
+    return None if denom == 0 else float(factor * r / denom)

@@ -1,0 +1,159 @@
+"""``python -m baselines``: the scores file it writes, kind detection, and bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from baselines_tiny import save_tiny_causal_lm
+
+from baselines.__main__ import main
+from baselines.registry import build_scorer, resolve_kind
+from metric_adc.scores_file import read_scores
+
+REPO = Path(__file__).resolve().parents[1]
+ROWS = [
+    ("p1.g", "The keys to the cabinet are lost."),
+    ("p1.*", "The keys to the cabinet is lost."),
+    ("p2.g", "Who did you think solved the problem?"),
+    ("p2.*", "Who did you think that solved the problem?"),
+]
+
+
+@pytest.fixture
+def dataset(tmp_path) -> Path:
+    path = tmp_path / "mine.csv"
+    path.write_text("id,sentence\n" + "\n".join(f"{i},{s}" for i, s in ROWS) + "\n")
+    return path
+
+
+def test_trigram_scores_file(dataset, tmp_path):
+    out = tmp_path / "trigram.jsonl"
+    assert (
+        main(
+            ["score", "--model", "trigram", "--dataset", str(dataset), "--out", str(out), "--quiet"]
+        )
+        == 0
+    )
+    scores = read_scores(out)
+    assert scores.ids == [i for i, _ in ROWS]
+    assert scores.sentences == [s for _, s in ROWS]
+    meta = scores.metadata
+    assert (meta["model"], meta["kind"], meta["variant"]) == ("trigram", "ngram", "slor")
+    assert meta["reduction"] and meta["dataset"] == str(dataset) and meta["n_sentences"] == 4
+    assert "pocketsphinx" in meta["versions"] and len(meta["dataset_sha256"]) == 64
+    expected = build_scorer("trigram").score([s for _, s in ROWS])
+    assert scores.scores.tolist() == pytest.approx(expected)
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_variant_and_limit(dataset, tmp_path):
+    out = tmp_path / "lp.jsonl"
+    argv = ["score", "--model", "trigram", "--dataset", str(dataset), "--out", str(out)]
+    assert main([*argv, "--variant", "logprob", "--limit", "2", "--quiet"]) == 0
+    scores = read_scores(out)
+    assert len(scores) == 2 and scores.metadata["variant"] == "logprob"
+    assert scores.metadata["limit"] == 2
+
+
+def test_li_adger_is_the_default_dataset(tmp_path):
+    out = tmp_path / "trigram.jsonl"
+    assert main(["score", "--model", "trigram", "--out", str(out), "--limit", "3", "--quiet"]) == 0
+    meta = read_scores(out).metadata
+    assert meta["dataset"] == "li_adger" and meta["dataset_fingerprint"]
+
+
+def test_causal_kind_is_detected_from_a_local_config(dataset, tmp_path):
+    folder = save_tiny_causal_lm(tmp_path / "tiny", "gpt2")
+    assert resolve_kind(str(folder)) == "causal"
+    out = tmp_path / "tiny.jsonl"
+    assert (
+        main(
+            [
+                "score",
+                "--model",
+                str(folder),
+                "--dataset",
+                str(dataset),
+                "--out",
+                str(out),
+                "--device",
+                "cpu",
+                "--variant",
+                "meanlp",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    meta = read_scores(out).metadata
+    assert (meta["kind"], meta["variant"], meta["reduction"]) == ("causal", "meanlp", "mean")
+    assert meta["context_token"] == "<s>" and "transformers" in meta["versions"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--model", "trigram", "--dataset", "blimp"], "unknown dataset 'blimp'"),
+        (
+            ["--model", "trigram", "--dataset", "nope.csv"],
+            "unknown dataset 'nope.csv' (file not found)",
+        ),
+        (["--model", "no-such-model"], "unknown model 'no-such-model': not a built-in name"),
+        (["--model", "trigram", "--kind", "causal"], "model 'trigram' is of kind 'ngram'"),
+        (["--model", "trigram", "--variant", "pll"], "variant must be one of"),
+        (["--model", "trigram", "--device", "cuda"], "device must be 'auto' or 'cpu'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_message(argv, message, dataset, tmp_path, capsys):
+    out = tmp_path / "x.jsonl"
+    argv = ["score", *argv, "--out", str(out), "--quiet"]
+    if "--dataset" not in argv:
+        argv += ["--dataset", str(dataset)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ")
+    assert message in err
+    assert not out.exists()
+
+
+def test_empty_and_over_long_sentences(tmp_path, capsys):
+    empty = tmp_path / "empty.csv"
+    empty.write_text('id,sentence\na,Go home.\nb,""\n')
+    out = tmp_path / "x.jsonl"
+    assert main(["score", "--model", "trigram", "--dataset", str(empty), "--out", str(out)]) == 2
+    assert "sentence 'b' (row 1) is empty" in capsys.readouterr().err
+
+    folder = save_tiny_causal_lm(tmp_path / "short", "gpt2", max_positions=8)
+    long = tmp_path / "long.csv"
+    long.write_text(
+        "id,sentence\nok,the keys are lost\ntoo-long,the keys to the cabinet are lost .\n"
+    )
+    argv = ["score", "--model", str(folder), "--dataset", str(long), "--out", str(out), "--quiet"]
+    assert main(argv) == 2
+    assert "is too long for" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_bad_numbers_are_rejected_by_the_parser(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
+    assert exit_.value.code == 2
+    assert "expected a positive integer (got '0')" in capsys.readouterr().err
+
+
+def test_module_entry_point_lists_the_builtin_models():
+    done = subprocess.run(
+        [sys.executable, "-m", "baselines", "models"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [line.split()[0] for line in done.stdout.splitlines()] == [
+        "trigram",
+        "smollm2",
+        "minilm-cola",
+    ]

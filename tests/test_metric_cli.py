@@ -1,0 +1,228 @@
+"""The command line: the ``ceiling`` subcommand, the human split-half row in ``report`` and
+``reproduce``, ``--markdown``, ``reproduce --with``, the README's results table, and plots."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from metric_adc import __main__ as cli
+from metric_adc import ceiling, report, thesis
+from metric_adc.scores_file import write_scores
+
+REPO = Path(__file__).resolve().parents[1]
+THESIS_MODELS = list(thesis.MODELS)
+
+
+@pytest.fixture(scope="module")
+def bbu_file(tmp_path_factory):
+    s = thesis.load_thesis_scores()["bert-base-uncased-mlm"]
+    path = tmp_path_factory.mktemp("scores") / "bbu.jsonl"
+    return write_scores(path, [{"id": k, "score": v} for k, v in s.items()], {"model": "bbu"})
+
+
+def _run(capsys, *argv):
+    assert cli.main(list(argv)) == 0
+    return capsys.readouterr()
+
+
+# ----------------------------------------------------------------------------- ceiling
+def test_ceiling_command_json():
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "metric_adc", "ceiling", "--json", "--splits", "20"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert {"stats", "delta_for", "delta_for_of_sign", "curve", "tasks", "note", "authors_note",
+            "row", "n_splits", "runtime_s"} <= set(out)  # fmt: skip
+    assert out["n_splits"] == 20 and out["n_pairs"] == 1174
+    for name, iv in out["stats"].items():
+        if name == "noise_sd":
+            assert 0 < iv["mean"] < 1
+        else:
+            assert 0 < iv["lo"] <= iv["mean"] <= iv["hi"] < 1, name
+    row = out["row"]
+    assert row["model"] == ceiling.LABEL and set(row["adc"]) == {"0.5", "1.0", "5.0"}
+    assert row["adc"]["0.5"] < row["adc"]["1.0"] <= row["adc"]["5.0"] <= row["blimp"]
+    assert sorted(out["tasks"]["tasks"]) == ["fc", "ls", "me"]
+    # the authors' note goes with the use: in the output and on standard error
+    assert "contact Jon Sprouse" in out["authors_note"] and "contact Jon Sprouse" in proc.stderr
+
+
+def test_ceiling_subcommand_is_registered():
+    args = cli.build_parser().parse_args(["ceiling", "--splits", "30", "--seed", "2"])
+    assert (args.splits, args.seed, args.json, args.plot) == (30, 2, False, None)
+    assert args.func is ceiling.run_ceiling
+
+
+def test_old_ceiling_names_stay_importable():
+    from metric_adc import ceiling_cli, ceiling_plot, ceiling_tasks, core
+
+    names = ["CEILING_DELTAS", "LABEL", "NOTE", "SHARES", "CeilingInputs", "add_ceiling_parser",
+             "compute_ceiling", "delta_for_share", "format_table", "half_means",
+             "human_ceiling_row", "load_inputs", "plot_curve", "run_ceiling", "spearman_brown",
+             "split_half", "split_masks", "task_comparison", "thesis_model_curves"]  # fmt: skip
+    assert all(callable(getattr(ceiling, n)) or isinstance(getattr(ceiling, n), str | tuple)
+               for n in names)  # fmt: skip
+    assert ceiling.task_comparison is ceiling_tasks.task_comparison
+    assert ceiling.plot_curve is ceiling_plot.plot_curve
+    assert ceiling.format_table is ceiling_cli.format_table
+    assert ceiling.delta_for_share is core.delta_for_share
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        ceiling.nope  # noqa: B018
+
+
+# ----------------------------------------------------------------------------- human row
+@pytest.fixture(scope="module")
+def human20():
+    return report.ceiling_row(20)
+
+
+def test_ceiling_row_has_the_row_keys_and_the_notes(human20):
+    assert tuple(human20)[: len(report.ROW_KEYS)] == report.ROW_KEYS
+    assert human20["model"] == ceiling.LABEL and human20["n_pairs"] == 1174
+    assert "no participant-level data" in human20["note"] and "Adger" in human20["note"]
+    assert "contact Jon Sprouse" in human20["authors_note"]
+    short = ceiling.human_ceiling_row(ceiling.compute_ceiling(n_splits=20, seed=0, tasks=False))
+    for k in ("blimp", "adc", "pearson_pairs", "pearson_sentences", "n_pairs"):
+        assert human20[k] == short[k]
+
+
+def test_reproduce_adds_the_human_row(capsys):
+    out = json.loads(_run(capsys, "reproduce", "--json", "--ceiling-splits", "20").out)
+    names = [r["model"] for r in out["rows"]]
+    assert names == [*THESIS_MODELS, ceiling.LABEL]
+    human = out["rows"][-1]
+    assert human["n_splits"] == 20 and 0.4 < human["adc"]["0.5"] < human["adc"]["1.0"] < 1
+    assert "Adger" in human["note"] and "contact Jon Sprouse" in human["authors_note"]
+    text = _run(capsys, "reproduce", "--ceiling-splits", "20").out
+    assert any(ln.startswith(f"{ceiling.LABEL}   1174") for ln in text.splitlines())
+    assert "no participant-level data" in text and "contact Jon Sprouse" in text
+    off = json.loads(_run(capsys, "reproduce", "--json", "--ceiling-splits", "0").out)
+    assert [r["model"] for r in off["rows"]] == THESIS_MODELS
+
+
+def test_ceiling_splits_must_be_zero_or_at_least_two(capsys):
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["reproduce", "--ceiling-splits", "1"])
+    assert "must be 0 (no human row) or >= 2 (got 1)" in capsys.readouterr().err
+
+
+def test_report_puts_the_li_row_beside_the_human_row(bbu_file, capsys):
+    out = json.loads(_run(capsys, "report", str(bbu_file), "--json", "--n-resamples", "20",
+                          "--ceiling-splits", "20").out)  # fmt: skip
+    model, li, human = out["rows"]
+    assert (model["model"], li["model"], human["model"]) == ("bbu", "bbu (LI only)", ceiling.LABEL)
+    assert li["n_pairs"] == human["n_pairs"] == 1174 == model["by_source"]["LI"]["n_pairs"]
+    for k in ("blimp", "adc", "pearson_pairs", "adc_auc"):  # the breakdown's LI figures
+        assert li[k] == model["by_source"]["LI"][k]
+    # sentence level: the model's z-scores against the judgements of the LI pairs' members
+    table = report.li_adger_pairs()
+    members = {i for g, b, s in zip(table.good_ids, table.bad_ids, table.source, strict=True)
+               if s == "LI" for i in (g, b)}  # fmt: skip
+    assert li["n_sentences"] == len(members)
+    text = _run(capsys, "report", str(bbu_file), "--n-resamples", "20",
+                "--ceiling-splits", "20").out  # fmt: skip
+    assert "bbu (LI only)" in text and "no participant-level data" in text
+    only = json.loads(_run(capsys, "report", str(bbu_file), "--json", "--n-resamples", "20",
+                           "--ceiling-splits", "0").out)  # fmt: skip
+    assert [r["model"] for r in only["rows"]] == ["bbu"]
+
+
+# ----------------------------------------------------------------------------- markdown
+def _md_rows(text: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in text.splitlines():
+        if line.startswith("| ") and not line.startswith("| model |"):
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_markdown_and_reproduce_with_a_scores_file(bbu_file, capsys):
+    text = _run(capsys, "reproduce", "--markdown", "--with", str(bbu_file),
+                "--ceiling-splits", "20").out  # fmt: skip
+    lines = text.splitlines()
+    assert lines[0] == ("| model | pairs | BLiMP | ADC δ=0.5 | ADC δ=1 | ADC δ=5 | "
+                        "Pearson (pairs) | Pearson (sentences) |")  # fmt: skip
+    assert lines[1] == "|---|" + "---:|" * 7
+    rows = _md_rows(text)
+    assert list(rows) == [*THESIS_MODELS, "bbu", ceiling.LABEL]
+    # the scores file holds the thesis's BERT scores: the same figures as its thesis row
+    assert rows["bbu"] == rows["bert-base-uncased-mlm"]
+    slor = rows["trigram-slor"]
+    assert slor[:2] == ["2365", "0.753"] and slor[5] == "0.333"
+    assert any(ln.startswith(f"- {ceiling.LABEL}: LI pairs only") for ln in lines)
+    assert any(ln.startswith("- trigram-slor, trigram-logprob: ") for ln in lines)
+    rep = _md_rows(_run(capsys, "report", str(bbu_file), "--markdown", "--n-resamples", "20",
+                        "--ceiling-splits", "20").out)  # fmt: skip
+    assert list(rep) == ["bbu", "bbu (LI only)", ceiling.LABEL]
+    assert rep[ceiling.LABEL] == rows[ceiling.LABEL]
+
+
+def _check_results_block(text: str, capsys) -> int:
+    """Compare README text's results block with the command's output; return rows checked.
+
+    Rows for the thesis's models and the human row are always checked; rows for the scores
+    files named in the README's ``reproduce`` command only when those files exist."""
+    block = re.search(r"<!-- results:start -->\n(.*?)<!-- results:end -->", text, re.S)
+    if block is None:
+        pytest.skip("README.md has no <!-- results:start --> … <!-- results:end --> block")
+    readme_rows = _md_rows(block.group(1))
+    if not readme_rows:
+        pytest.skip("README.md's results block is empty")
+    command = re.search(r"python -m metric_adc reproduce (.*)", text)
+    files = re.findall(r"\S+\.(?:jsonl|csv)", command.group(1)) if command else []
+    present = [str(REPO / f) for f in files if (REPO / f).is_file()]
+    argv = ["reproduce", "--markdown", *(["--with", *present] if present else [])]
+    produced = _md_rows(_run(capsys, *argv).out)
+    assert set(THESIS_MODELS) | {ceiling.LABEL} <= set(produced)
+    for model, cells in produced.items():
+        assert model in readme_rows, f"README results table lacks the row {model!r}"
+        assert readme_rows[model] == cells, f"README row {model!r} differs from the command"
+    return len(produced)
+
+
+def test_readme_results_table_is_the_command_output(capsys):
+    readme = REPO / "README.md"
+    if not readme.is_file():
+        pytest.skip("README.md is not there")
+    _check_results_block(readme.read_text(encoding="utf-8"), capsys)
+
+
+def test_results_block_check_catches_a_stale_row(capsys):
+    table = _run(capsys, "reproduce", "--markdown").out
+    missing = "python -m metric_adc reproduce --markdown --with results/absent.jsonl\n"
+    fresh = f"{missing}<!-- results:start -->\n{table}\n| some-model | 2365 | 0.5 |\n<!-- results:end -->"
+    assert _check_results_block(fresh, capsys) == 9
+    stale = fresh.replace("| trigram-slor | 2365 | 0.753 |", "| trigram-slor | 2365 | 0.754 |")
+    with pytest.raises(AssertionError, match="README row 'trigram-slor' differs"):
+        _check_results_block(stale, capsys)
+
+
+# ----------------------------------------------------------------------------- plots
+def test_phenomenon_plot_stays_compact_for_many_phenomena(tmp_path):
+    from PIL import Image
+
+    from metric_adc import core, plots
+
+    n = 230
+    groups = [f"phen{i:03d}" for i in range(n) for _ in range(4)]
+    rng = np.random.default_rng(0)
+    m, h = rng.normal(0.5, 1, 4 * n), rng.normal(0.5, 1, 4 * n)
+    by = core.breakdown(groups, m, h, deltas=[1.0])
+    few = plots.plot_phenomena(dict(list(by.items())[:5]), tmp_path / "few.png", delta=1.0,
+                               title="t")  # fmt: skip
+    many = plots.plot_phenomena(by, tmp_path / "many.png", delta=1.0, title="t")
+    h_few, h_many = Image.open(few).size[1], Image.open(many).size[1]
+    # 2 × 15 phenomena and a separator are drawn, not 230
+    assert h_many < 1000 and h_many < 8 * h_few
