@@ -174,8 +174,22 @@ def resolve_kind(model: str, kind: str | None = None) -> str:
 
 
 def _call(factory: Callable[..., Any], *args: Any, **options: Any) -> Any:
-    """Call ``factory`` with the options it accepts; an option it lacks is an error."""
+    """Call ``factory`` with the options it accepts; an option it lacks is an error.
+
+    Examples
+    --------
+    >>> def f(model, *, device="cpu", **more):
+    ...     return model, device, more
+    >>> _call(f, "m", device="cuda", precision="bf16")
+    ('m', 'cuda', {'precision': 'bf16'})
+    >>> _call(lambda model, *, device: model, "m", variant="x")
+    Traceback (most recent call last):
+    ...
+    ValueError: <lambda> does not accept variant (it accepts model, device)
+    """
     accepted = inspect.signature(factory).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        return factory(*args, **options)
     unknown = [k for k in options if k not in accepted]
     if unknown:
         raise ValueError(

@@ -268,6 +268,17 @@ def score_to_file(
     if out.is_dir():
         raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
     meta = scorer.metadata()
+    metadata = {
+        **meta,
+        "dataset": dataset,
+        **dict(extra_metadata or {}),
+        "n_sentences": len(sentences),
+        "versions": {**_versions(), **meta.get("versions", {})},
+    }
+    try:  # fail now, not after hours of scoring
+        json.dumps(metadata, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"the scorer's metadata must be JSON-serialisable ({err})") from err
     fp = fingerprint(meta, dataset)
     cache = partial_path(out, fp)
     if not resume:
@@ -327,14 +338,6 @@ def score_to_file(
     records = [
         {"id": i, "sentence": s, "score": done[i]} for i, s in zip(ids, sentences, strict=True)
     ]
-    versions = {**_versions(), **meta.get("versions", {})}
-    metadata = {
-        **meta,
-        "dataset": dataset,
-        **dict(extra_metadata or {}),
-        "n_sentences": len(records),
-        "versions": versions,
-    }
     write_scores(out, records, metadata)
     cache.unlink(missing_ok=True)
     return out
