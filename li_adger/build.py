@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock
 
+from li_adger.atomic import dir_mode, file_mode
 from li_adger.schema import CONFIGS, SCHEMAS
 from li_adger.sources import BUILD_FILES, SOURCE_FILES, find_sources, sha256_file
 from li_adger.tables import make_tables
@@ -125,19 +126,13 @@ def _hf_yaml(data_dir: Path, fp: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _write_temp(directory: Path, data: bytes) -> Path:
     """Write ``data`` to a new temporary file in ``directory`` and return its path."""
     fd, name = tempfile.mkstemp(dir=directory, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(name, 0o666 & ~_umask())
+        os.chmod(name, file_mode())
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
@@ -154,7 +149,7 @@ def _install(data_dir: Path, blobs: dict[str, bytes], fp: str, report: dict) -> 
         target = snapshots / fp
         if not target.is_dir():
             tmp_dir = Path(tempfile.mkdtemp(dir=snapshots, prefix=".tmp-"))
-            os.chmod(tmp_dir, 0o777 & ~_umask())
+            os.chmod(tmp_dir, dir_mode())
             for name, blob in blobs.items():
                 os.replace(_write_temp(tmp_dir, blob), tmp_dir / f"{name}.parquet")
         for name, blob in blobs.items():

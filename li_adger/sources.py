@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from li_adger.atomic import atomic_write_bytes
 
 __all__ = [
     "BUILD_FILES",
@@ -234,15 +235,7 @@ def _download(spec: SourceFile, url: str, dest: Path, timeout: float) -> None:
             f"checksum mismatch for source file {spec.path!r} downloaded from {url}: "
             f"expected SHA-256 {spec.sha256}, got {got}"
         )
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(dest, data)
 
 
 def find_sources(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from li_adger.atomic import atomic_path
 from metric_adc import core
 from metric_adc.ceiling import CURVE_GRID, LABEL
 from metric_adc.ceiling_inputs import thesis_model_deltas
@@ -62,16 +61,11 @@ def plot_curve(
     ax.set_title(f"ADC(δ) on the {result['n_pairs']} LI pairs")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=path.suffix, prefix=".tmp-")
-    os.close(fd)
     try:
-        fig.savefig(tmp)
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
 
 

@@ -6,12 +6,12 @@ atomically as PNG.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from li_adger.atomic import atomic_path
 from metric_adc import core
 
 __all__ = [
@@ -34,16 +34,12 @@ def _figure():
 
 
 def _save(fig, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".png", dir=path.parent)
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, bbox_inches="tight")
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=110, bbox_inches="tight")
     finally:
-        Path(tmp).unlink(missing_ok=True)
         _figure().close(fig)
-    return path
+    return Path(path)
 
 
 def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path, *, title: str):

@@ -16,12 +16,13 @@ import io
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from li_adger.atomic import atomic_write_text
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -146,16 +147,7 @@ def write_scores(
     if not ids:
         raise ScoresFileError(f"{path}: no records to write (expected at least one)")
     _check_unique(ids, str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write("\n".join(lines) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 def _read_jsonl(text: str, name: str) -> ScoresFile:
