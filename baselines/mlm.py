@@ -132,7 +132,18 @@ def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, in
     return passes
 
 
-def _check_sentences(sentences: Sequence[str]) -> list[str]:
+def check_sentences(sentences: Sequence[str]) -> list[str]:
+    """The sentences as a list, or an error naming the first empty or non-string one.
+
+    Examples
+    --------
+    >>> check_sentences(("Go.", "The keys are lost."))
+    ['Go.', 'The keys are lost.']
+    >>> check_sentences(["Go.", " "])
+    Traceback (most recent call last):
+    ...
+    ValueError: sentence 1 is empty (got ' '); every sentence needs a token
+    """
     if isinstance(sentences, str):
         raise TypeError("sentences must be a sequence of strings, not a single string")
     out = []
@@ -265,7 +276,7 @@ class MaskedLMScorer:
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
         """The PLL log-probability of every non-special token of each sentence, in order."""
-        sentences = _check_sentences(sentences)
+        sentences = check_sentences(sentences)
         unique = list(dict.fromkeys(sentences))
         encodings = self._encode(unique)
         order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))

@@ -194,3 +194,18 @@ def test_masked_lm_and_classifier_kinds_are_detected_and_run(
     scores = read_scores(out)
     assert scores.metadata["kind"] == kind and variant in scores.metadata["variant"]
     assert len(scores) == len(ROWS)
+
+
+def test_threads_option_sets_torch_threads(dataset, tmp_path):
+    import torch
+
+    folder = save_tiny_causal_lm(tmp_path / "tiny", "llama")
+    before = torch.get_num_threads()
+    out = tmp_path / "t.jsonl"
+    argv = ["score", "--model", str(folder), "--dataset", str(dataset), "--out", str(out)]
+    try:
+        assert main([*argv, "--threads", "1", "--quiet"]) == 0
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    assert len(read_scores(out)) == len(ROWS)
