@@ -93,7 +93,7 @@ def run_report(args: argparse.Namespace) -> int:
         sf.as_dict(),
         pairs,
         rng=np.random.default_rng(args.seed),
-        model=sf.model,
+        model=sf.label,
         deltas=args.delta,
         standardize=not args.prestandardized,
         n_resamples=args.n_resamples,
@@ -105,7 +105,7 @@ def run_report(args: argparse.Namespace) -> int:
     if human is not None and pairs.source is not None and "LI" in pairs.source:
         # the human row covers the LI pairs only: show the model on the same pairs beside it
         rows.append(
-            report.source_row(sf.as_dict(), pairs, "LI", model=sf.model, deltas=args.delta,
+            report.source_row(sf.as_dict(), pairs, "LI", model=sf.label, deltas=args.delta,
                               standardize=not args.prestandardized)
         )  # fmt: skip
     if human is not None:
@@ -115,7 +115,7 @@ def run_report(args: argparse.Namespace) -> int:
 
         z, dlm = report.model_deltas(sf.as_dict(), pairs, standardize=not args.prestandardized)
         written = plots.write_plots(
-            args.plots, model=sf.model, model_z=z, judgements=pairs.judgements,
+            args.plots, model=sf.label, model_z=z, judgements=pairs.judgements,
             model_delta=dlm, human_delta=pairs.human_delta, sweep=analysis["sweep"],
             by_group=analysis["by_phenomenon"] or row["by_source"], delta=args.delta[0],
         )  # fmt: skip
@@ -157,7 +157,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
         table = report.thesis_pair_table(args.thesis_dir)
         for path in args.with_scores:
             sf = read_scores(path)
-            rows.append(report.evaluate_on_pairs(sf.as_dict(), table, model=sf.model or
+            rows.append(report.evaluate_on_pairs(sf.as_dict(), table, model=sf.label or
                                                  Path(path).stem, deltas=args.delta))  # fmt: skip
     human = _human_row(args)
     if human is not None:

@@ -70,6 +70,20 @@ class ScoresFile:
         """The ``model`` field of the metadata, or ``"unnamed"``."""
         return str(self.metadata.get("model") or "unnamed")
 
+    @property
+    def label(self) -> str:
+        """The model with its variant, e.g. ``"trigram (slor)"``: how results name the file.
+
+        Examples
+        --------
+        >>> ScoresFile({"model": "smollm2", "variant": "logprob"}, [], np.array([])).label
+        'smollm2 (logprob)'
+        >>> ScoresFile({}, [], np.array([])).label
+        'unnamed'
+        """
+        variant = self.metadata.get("variant")
+        return f"{self.model} ({variant})" if variant else self.model
+
     def as_dict(self) -> dict[str, float]:
         """Sentence id → score."""
         return dict(zip(self.ids, self.scores.tolist(), strict=True))
