@@ -296,9 +296,8 @@ def run_benchmarks(
     machine = _machine(threads)
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1 (got {rounds})")
-    steps = rounds * (1 + 2 + (2 if causal_model is not None else 0)) + (
-        2 if long_text is not None else 0
-    )
+    # a matmul and two tools per round and comparison, then two long-sentence runs
+    steps = rounds * 3 * (2 if causal_model is not None else 1) + (2 if long_text else 0)
     bar = tqdm(total=steps, desc="benchmark", unit="step", disable=not progress)
     matmuls: list[float] = []
 

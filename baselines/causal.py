@@ -31,31 +31,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from baselines.interface import TokenLogProbs, check_sentences
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
 from baselines.linking import check_linking_name
 
-__all__ = ["CAUSAL_VARIANTS", "CausalLMScorer", "max_positions"]
+__all__ = ["CAUSAL_VARIANTS", "CausalLMScorer"]
 
 CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
-_POSITION_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx", "seq_length")
-
-
-def max_positions(config: Any) -> int | None:
-    """The longest input (in tokens) a model's config allows, or ``None`` when it names none.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> max_positions(SimpleNamespace(n_positions=1024))
-    1024
-    >>> max_positions(SimpleNamespace()) is None
-    True
-    """
-    for field in _POSITION_FIELDS:
-        value = getattr(config, field, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    return None
 
 
 def _resolve_context_token(tokenizer: Any, context_token: str) -> tuple[str, int]:
@@ -206,7 +188,7 @@ class CausalLMScorer:
         self.reduction = self._linking.reduction
         self.batch_size = batch_size
         self.context_token, self.context_token_id = _resolve_context_token(tokenizer, context_token)
-        self.max_length = max_positions(model.config)
+        self.max_length = max_sequence_length(model.config, tokenizer)
         self._extra = dict(extra_metadata or {})
 
     def _encode(self, sentences: Sequence[str]) -> list[list[int]]:
@@ -267,14 +249,9 @@ class CausalLMScorer:
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
-        from importlib.metadata import version
-
         parameter = next(self.model.parameters())
         return {
-            "model": self.name,
-            "kind": self.kind,
-            "variant": self.variant,
-            "reduction": self.reduction,
+            **scorer_identity(self),
             "architecture": type(self.model).__name__,
             "context_token": self.context_token,
             "context_token_id": self.context_token_id,
@@ -282,5 +259,5 @@ class CausalLMScorer:
             "device": parameter.device.type,
             "max_length": self.max_length,
             **self._extra,
-            "versions": {"torch": version("torch"), "transformers": version("transformers")},
+            "versions": library_versions(),
         }

@@ -26,10 +26,13 @@ Examples
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from baselines.cache import models_dir
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
 NAMED_MODELS: tuple[str, ...] = ("minilm-cola",)
@@ -85,20 +88,6 @@ def logit_margin(logits: Sequence[Sequence[float]], *, acceptable: int = ACCEPTA
     return [row[acceptable] - row[1 - acceptable] for row in _check_logits(logits)]
 
 
-def models_root() -> Path:
-    """Where fine-tuned models are cached: ``$LI_ADGER_MODELS`` or ``<cache>/models``.
-
-    Examples
-    --------
-    >>> models_root().name == "models" or "LI_ADGER_MODELS" in os.environ
-    True
-    """
-    from baselines.cola_data import cache_root
-
-    override = os.environ.get("LI_ADGER_MODELS")
-    return Path(override) if override else cache_root() / "models"
-
-
 def minilm_cola_path(
     *, seeds: Sequence[int] = (0, 1), epochs: int = 3, train: bool = True, progress: bool = True
 ) -> Path:
@@ -106,13 +95,13 @@ def minilm_cola_path(
 
     Trains the packaged all-MiniLM-L6-v2 encoder on CoLA's in-domain training set (two seeds,
     three epochs each by default), picks the seed and epoch with the best out-of-domain dev
-    MCC and keeps that checkpoint in ``models_root()/minilm-cola/best`` with its
-    ``report.json``. About 100 s per epoch and seed on an idle 2-core CPU. Later calls return
-    the cached folder, whatever the arguments.
+    MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
+    model cache (:func:`baselines.cache.models_dir`). About 100 s per epoch and seed on an
+    idle 2-core CPU. Later calls return the cached folder, whatever the arguments.
 
     Examples
     --------
-    >>> import tempfile
+    >>> import os, tempfile
     >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
     >>> minilm_cola_path(train=False)
     Traceback (most recent call last):
@@ -124,7 +113,7 @@ def minilm_cola_path(
     from baselines.cola_train import finetune
     from baselines.minilm import packaged_encoder_path
 
-    out = models_root() / "minilm-cola"
+    out = models_dir() / "minilm-cola"
     best = out / "best"
     if (best / "report.json").is_file():
         return best
@@ -214,7 +203,6 @@ class ColaScorer:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         from baselines.device import inference_dtype, resolve_device
-        from baselines.mlm import max_sequence_length
 
         if output not in OUTPUTS:
             raise ValueError(
@@ -250,13 +238,11 @@ class ColaScorer:
         import torch
         from tqdm.auto import tqdm
 
-        from baselines.mlm import check_sentences
-
         sentences = check_sentences(sentences)
         unique = list(dict.fromkeys(sentences))
         lengths = [len(ids) for ids in self.tokenizer(unique)["input_ids"]]
         for s, n in zip(unique, lengths, strict=True):
-            if n > self.max_length:
+            if self.max_length is not None and n > self.max_length:
                 raise ValueError(
                     f"sentence {s[:60]!r} has {n} tokens after tokenisation but model "
                     f"{self.name!r} accepts at most {self.max_length}"
@@ -288,18 +274,12 @@ class ColaScorer:
         """Facts needed to reproduce the scores, with the fine-tuning report when known."""
         import json
 
-        import torch
-        import transformers
-
         meta: dict[str, Any] = {
-            "model": self.name,
-            "kind": self.kind,
-            "variant": self.variant,
-            "reduction": self.reduction,
+            **scorer_identity(self),
             "acceptable_label": self.acceptable_label,
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
-            "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+            "versions": library_versions(),
         }
         report = Path(self.path) / "report.json"
         if report.is_file():

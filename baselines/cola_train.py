@@ -20,7 +20,6 @@ import json
 import math
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.cola_data import read_cola
+from li_adger.atomic import atomic_dir, atomic_write_text
 
 LABELS = {0: "unacceptable", 1: "acceptable"}
 
@@ -122,22 +122,7 @@ def select_best(history: Sequence[EpochResult]) -> EpochResult:
 
 
 def _write_json(path: Path, payload: Any) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(payload, f, indent=2)
-    os.replace(tmp, path)
-
-
-def _replace_dir(source: Path, target: Path) -> None:
-    """Move ``source`` to ``target``, replacing it; never leaves ``target`` half-written."""
-    old = target.with_name(f".{target.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(source, target)
-    if old.exists():
-        shutil.rmtree(old)
+    atomic_write_text(path, json.dumps(payload, indent=2))
 
 
 def predict_labels(
@@ -321,11 +306,10 @@ def finetune(
                     )
                 if result.dev_mcc > seed_best:
                     seed_best = result.dev_mcc
-                    staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))
-                    model.save_pretrained(staging)
-                    tokenizer.save_pretrained(staging)
-                    _write_json(staging / "checkpoint.json", asdict(result))
-                    _replace_dir(staging, out / f"seed-{seed}")
+                    with atomic_dir(out / f"seed-{seed}") as staging:
+                        model.save_pretrained(staging)
+                        tokenizer.save_pretrained(staging)
+                        _write_json(staging / "checkpoint.json", asdict(result))
         done_seeds.add(seed)
         _write_json(
             progress_file,
@@ -337,9 +321,8 @@ def finetune(
         )
 
     best = select_best(history)
-    staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))
-    shutil.copytree(out / f"seed-{best.seed}", staging, dirs_exist_ok=True)
-    _replace_dir(staging, out / "best")
+    with atomic_dir(out / "best") as staging:
+        shutil.copytree(out / f"seed-{best.seed}", staging, dirs_exist_ok=True)
     result = FinetuneResult(out / "best", best, tuple(history), settings)
     _write_json(out / "best" / "report.json", result.to_dict())
     _write_json(out / "report.json", result.to_dict())

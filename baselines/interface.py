@@ -110,6 +110,24 @@ class TokenScorer(Scorer, Protocol):
         ...
 
 
+def scorer_identity(scorer: Scorer) -> dict[str, str]:
+    """The four facts every scorer's metadata starts with: model, kind, variant, reduction.
+
+    Examples
+    --------
+    >>> class Length:
+    ...     name, kind, variant, reduction = "length", "toy", "words", "count"
+    >>> scorer_identity(Length())
+    {'model': 'length', 'kind': 'toy', 'variant': 'words', 'reduction': 'count'}
+    """
+    return {
+        "model": scorer.name,
+        "kind": scorer.kind,
+        "variant": scorer.variant,
+        "reduction": scorer.reduction,
+    }
+
+
 def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> list[str]:
     """Return ``sentences`` as a list of ``str``, or raise on an empty or non-string entry.
 

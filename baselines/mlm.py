@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from baselines.interface import TokenLogProbs
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
 
@@ -50,8 +51,6 @@ _HEAD_ATTRIBUTE = {
     "camembert": "lm_head",
     "roberta-prelayernorm": "lm_head",
 }
-# Models whose absolute positions start after the padding index (positions = pad_id + 1 + i).
-_PADDING_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "camembert", "roberta-prelayernorm"}
 
 
 @dataclass(frozen=True)
@@ -130,55 +129,6 @@ def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, in
     if start < len(lengths):
         passes.append((start, len(lengths)))
     return passes
-
-
-def check_sentences(sentences: Sequence[str]) -> list[str]:
-    """The sentences as a list, or an error naming the first empty or non-string one.
-
-    Examples
-    --------
-    >>> check_sentences(("Go.", "The keys are lost."))
-    ['Go.', 'The keys are lost.']
-    >>> check_sentences(["Go.", " "])
-    Traceback (most recent call last):
-    ...
-    ValueError: sentence 1 is empty (got ' '); every sentence needs a token
-    """
-    if isinstance(sentences, str):
-        raise TypeError("sentences must be a sequence of strings, not a single string")
-    out = []
-    for i, s in enumerate(sentences):
-        if not isinstance(s, str):
-            raise TypeError(f"sentence {i} must be a str (got {type(s).__name__})")
-        if not s.strip():
-            raise ValueError(f"sentence {i} is empty (got {s!r}); every sentence needs a token")
-        out.append(s)
-    return out
-
-
-def max_sequence_length(config: Any, tokenizer: Any) -> int:
-    """The longest token sequence (special tokens included) the model accepts.
-
-    The model's position embeddings bound it (minus the padding offset of RoBERTa-style
-    models); a tokenizer's ``model_max_length`` may lower it.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as NS
-    >>> max_sequence_length(NS(model_type="bert", max_position_embeddings=512),
-    ...                     NS(model_max_length=int(1e30)))
-    512
-    >>> max_sequence_length(NS(model_type="roberta", max_position_embeddings=514, pad_token_id=1),
-    ...                     NS(model_max_length=int(1e30)))
-    512
-    """
-    limit = getattr(config, "max_position_embeddings", None) or 10**9
-    if config.model_type in _PADDING_OFFSET_POSITIONS:
-        limit -= (getattr(config, "pad_token_id", None) or 0) + 1
-    tokenizer_limit = getattr(tokenizer, "model_max_length", None)
-    if isinstance(tokenizer_limit, int) and 0 < tokenizer_limit < 10**6:
-        limit = min(limit, tokenizer_limit)
-    return int(limit)
 
 
 class MaskedLMScorer:
@@ -297,20 +247,14 @@ class MaskedLMScorer:
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
-        import torch
-        import transformers
-
         return {
-            "model": self.name,
-            "kind": self.kind,
-            "variant": self.variant,
-            "reduction": self.reduction,
+            **scorer_identity(self),
             "scored_tokens": "every token except the tokenizer's special tokens",
             "token_budget": self.token_budget,
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
-            "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+            "versions": library_versions(),
         }
 
     # -- internals ---------------------------------------------------------------------------
@@ -323,7 +267,7 @@ class MaskedLMScorer:
         out = []
         for k, ids in enumerate(enc["input_ids"]):
             special = enc["special_tokens_mask"][k]
-            if len(ids) > self.max_length:
+            if self.max_length is not None and len(ids) > self.max_length:
                 raise ValueError(
                     f"sentence {sentences[k][:60]!r} has {len(ids)} tokens after tokenisation but "
                     f"model {self.name!r} accepts at most {self.max_length}"

@@ -40,7 +40,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from baselines.interface import TokenLogProbs, check_sentences
+from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
 from baselines.linking import LINKING_NAMES, check_linking_name
 
 __all__ = ["CLITICS", "NGramScorer", "default_lm_path", "words_of"]
@@ -247,10 +247,7 @@ class NGramScorer:
         from importlib.metadata import version
 
         return {
-            "model": self.name,
-            "kind": self.kind,
-            "variant": self.variant,
-            "reduction": self.reduction,
+            **scorer_identity(self),
             "model_file": self.lm_path.name,
             "order": self.order,
             "end_of_sentence": self.end_of_sentence,

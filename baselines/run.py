@@ -123,7 +123,7 @@ def dataset_metadata(dataset: str) -> dict[str, str]:
     True
     """
     if dataset == "li_adger":
-        from li_adger.build import read_report
+        from li_adger.builder import read_report
 
         return {"dataset_fingerprint": str(read_report()["fingerprint"])}
     digest = hashlib.sha256(Path(dataset).read_bytes()).hexdigest()

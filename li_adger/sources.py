@@ -11,8 +11,8 @@ checked against its SHA-256 before use. A file is looked up, in this order, in
 4. the pinned upstream URL (or a mirror given by ``upstream_base`` /
    ``LI_ADGER_UPSTREAM_BASE`` with the same layout), downloaded into the user cache.
 
-A source folder has the layout of ``shared/data``: ``li-adger/<file>`` and
-``sprouse2013/<file>``.
+A source folder has the layout of ``shared/data``: ``li-adger/<file>``,
+``sprouse2013/<file>`` and (for the CoLA classifier of ``baselines``) ``cola/<file>``.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ _THESIS_COMMIT = "ea4f26fe49181e7b0eff6d14184f12fe13e71ceb"
 _SPROUSE_REPO = "jmerch/slor-acceptability-satiation"
 _SPROUSE_COMMIT = "582930600bac401ee721c6f45597f0c720009988"
 _SPROUSE_DIR = "acceptability_modeling/data/Sprouse2013"
+_COLA_REPO = "nyu-mll/CoLA-baselines"
+_COLA_COMMIT = "dd095d3646ed05a315280aaa8ed4ec84ba435b3e"
+_COLA_DIR = "acceptability_corpus/cola_public/raw"
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,11 @@ def _sprouse(name: str, sha256: str) -> SourceFile:
     )
 
 
-#: Every pinned file this package reads, by relative path.
+def _cola(name: str, sha256: str) -> SourceFile:
+    return SourceFile(f"cola/{name}", sha256, _COLA_REPO, _COLA_COMMIT, f"{_COLA_DIR}/{name}")
+
+
+#: Every pinned file the project reads, by relative path.
 SOURCE_FILES: dict[str, SourceFile] = {
     f.path: f
     for f in (
@@ -125,6 +132,18 @@ SOURCE_FILES: dict[str, SourceFile] = {
         ),
         _sprouse(
             "SSA.Materials.xlsx", "8fbedba9b77795cac25f6015f4b3d259c01a4423ed9d19f9f0071c9a38bc028f"
+        ),
+        _cola(
+            "in_domain_train.tsv",
+            "f320a10f92d3bce6b29152fde322a362eac39238e50d8de0c8815457fdf4fc12",
+        ),
+        _cola(
+            "in_domain_dev.tsv",
+            "77176f6a03faa5a1c4f23c69971fc1bff565931112fb65af47b2d6e24b7f42f7",
+        ),
+        _cola(
+            "out_of_domain_dev.tsv",
+            "201b9c57b2a20f1282242eec0ed8995729e3be19c29a46c047b3727338836c05",
         ),
     )
 }

@@ -66,10 +66,11 @@ def register_metric(modules_cache: str | None = None) -> Path:
     ('evaluate-metric--adc', 'adc.py')
     """
     import hashlib
-    import os
     import shutil
 
     from evaluate import config
+
+    from li_adger.atomic import atomic_path
 
     source = metric_path() / "adc.py"
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
@@ -79,7 +80,6 @@ def register_metric(modules_cache: str | None = None) -> Path:
     for d in (root, root / "metrics", target.parent, target):
         (d / "__init__.py").touch(exist_ok=True)
     for name in ("adc.py", "README.md", "requirements.txt"):
-        tmp = target / f".{name}.tmp"
-        shutil.copyfile(metric_path() / name, tmp)
-        os.replace(tmp, target / name)
+        with atomic_path(target / name) as tmp:
+            shutil.copyfile(metric_path() / name, tmp)
     return target / "adc.py"

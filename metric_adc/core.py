@@ -74,14 +74,20 @@ DEFAULT_AUC_MAX: float = 5.0
 
 
 # ----------------------------------------------------------------------------- validation
-def _as_finite(values: ArrayLike, name: str) -> np.ndarray:
-    """1-D float array with only finite values, or raise naming ``name``."""
+def _as_1d(values: ArrayLike, name: str) -> np.ndarray:
+    """1-D float array (NaN and infinities allowed), or raise naming ``name``."""
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
     if arr.ndim != 1:
         raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
+    return arr
+
+
+def _as_finite(values: ArrayLike, name: str) -> np.ndarray:
+    """1-D float array with only finite values, or raise naming ``name``."""
+    arr = _as_1d(values, name)
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         i = int(bad[0])
@@ -234,12 +240,7 @@ def _model_human(
     A model delta may be NaN only where the human delta is NaN (a pair excluded for a missing
     judgement needs no model score); everywhere else it must be finite.
     """
-    try:
-        m = np.asarray(model_delta, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers (got {model_delta!r:.80})") from exc
-    if m.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {m.shape})")
+    m = _as_1d(model_delta, name)
     h = _human(human_delta, m.size)
     bad = ~np.isfinite(m) if h is None else (~np.isfinite(m) & ~np.isnan(h))
     if bad.any():

@@ -293,55 +293,36 @@ def build_app(data: SpaceData) -> gr.Blocks:
                 upload_status = gr.Markdown(elem_id="upload-status")
 
         # -------------------------------------------------------------- events
-        gr.on(
-            [delta.change, uploads.change],
-            leaderboard,
-            [delta, uploads],
-            board,
-            api_name="leaderboard",
-            trigger_mode="always_last",
-        )
-        gr.on(
-            [delta.change, uploads.change],
-            curves,
-            [delta, uploads],
-            curve_plot,
-            api_name="adc_curves",
-            trigger_mode="always_last",
-        )
-        gr.on(
-            [demo.load, delta.change, model.change],
-            model_plots,
-            [model, delta, uploads],
-            [pair_plot, sentence_plot],
-            api_name="model_plots",
-            trigger_mode="always_last",
-        )
-        gr.on(
-            [demo.load, delta.change, heat_source.change, uploads.change],
-            heatmap,
-            [delta, heat_source, uploads],
-            heat_plot,
-            api_name="heatmap",
-            trigger_mode="always_last",
-        )
         pair_inputs = [delta, source, phenomenon, model_a, outcome, model_b, disagreement, uploads]
-        gr.on(
-            [
-                demo.load,
-                delta.change,
-                phenomenon.change,
-                model_a.change,
-                outcome.change,
-                model_b.change,
-                disagreement.change,
-            ],
-            pairs,
-            pair_inputs,
-            [pair_summary, pair_table],
-            api_name="pairs",
-            trigger_mode="always_last",
-        )
+        pair_triggers = [phenomenon.change, model_a.change, outcome.change, model_b.change]
+        # (triggers, function, inputs, outputs, API name); the latest event of a burst wins
+        events = [
+            ([delta.change, uploads.change], leaderboard, [delta, uploads], board, "leaderboard"),
+            ([delta.change, uploads.change], curves, [delta, uploads], curve_plot, "adc_curves"),
+            (
+                [demo.load, delta.change, model.change],
+                model_plots,
+                [model, delta, uploads],
+                [pair_plot, sentence_plot],
+                "model_plots",
+            ),
+            (
+                [demo.load, delta.change, heat_source.change, uploads.change],
+                heatmap,
+                [delta, heat_source, uploads],
+                heat_plot,
+                "heatmap",
+            ),
+            (
+                [demo.load, delta.change, *pair_triggers, disagreement.change],
+                pairs,
+                pair_inputs,
+                [pair_summary, pair_table],
+                "pairs",
+            ),
+        ]
+        for triggers, function, inputs, outputs, name in events:
+            gr.on(triggers, function, inputs, outputs, api_name=name, trigger_mode="always_last")
         source.change(phenomenon_choices, source, phenomenon, api_visibility="private").then(
             pairs, pair_inputs, [pair_summary, pair_table], api_visibility="private"
         )

@@ -12,6 +12,7 @@ come from :func:`metric_adc.core.adc_pass`; nothing here computes a statistic.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -32,6 +33,22 @@ _CURVE_COLOURS = [
 def _figure(width: float, height: float) -> Figure:
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     return fig
+
+
+def _scatter_axes() -> tuple[Figure, Any]:
+    """A new figure of the scatter plots' size and its one axes."""
+    fig = _figure(6.4, 5.0)
+    return fig, fig.add_subplot()
+
+
+def _finish_scatter(ax, *, xlabel: str, ylabel: str, title: str) -> None:
+    """Axis lines through the origin, labels, title and legend of the two scatter plots."""
+    ax.axhline(0, color="0.6", lw=0.8)
+    ax.axvline(0, color="0.6", lw=0.8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
 
 
 def pair_scatter(
@@ -55,22 +72,21 @@ def pair_scatter(
     """
     keep = ~np.isnan(human_delta)
     h, m, p = human_delta[keep], model_delta[keep], passed[keep]
-    fig = _figure(6.4, 5.0)
-    ax = fig.add_subplot()
+    fig, ax = _scatter_axes()
     lim = float(np.nanmax(np.abs(np.concatenate([h, m, [1.0]])))) * 1.05
     xs = np.array([-lim, lim])
     ax.fill_between(xs, xs - delta, xs + delta, color="0.88", label=f"|Δh − Δlm| < δ = {delta:g}")
-    ax.axhline(0, color="0.6", lw=0.8)
-    ax.axvline(0, color="0.6", lw=0.8)
     ax.plot(xs, xs, color="0.5", lw=0.8, ls="--")
     ax.scatter(m[p], h[p], s=7, alpha=0.6, color=PASS, label=f"pass ({int(p.sum())})")
     ax.scatter(m[~p], h[~p], s=7, alpha=0.5, color=FAIL, label=f"fail ({int((~p).sum())})")
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
-    ax.set_xlabel("model Δlm (z-score difference)")
-    ax.set_ylabel("human Δh (z-score difference)")
-    ax.set_title(title, fontsize=10)
-    ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    _finish_scatter(
+        ax,
+        xlabel="model Δlm (z-score difference)",
+        ylabel="human Δh (z-score difference)",
+        title=title,
+    )
     return fig
 
 
@@ -89,16 +105,12 @@ def sentence_scatter(
     """
     keep = ~np.isnan(human)
     x, y, a = human[keep], model_z[keep], acceptable[keep]
-    fig = _figure(6.4, 5.0)
-    ax = fig.add_subplot()
+    fig, ax = _scatter_axes()
     ax.scatter(y[a], x[a], s=6, alpha=0.45, color="#2166ac", label="expert: acceptable")
     ax.scatter(y[~a], x[~a], s=6, alpha=0.45, color="#b2182b", label="expert: unacceptable")
-    ax.axhline(0, color="0.6", lw=0.8)
-    ax.axvline(0, color="0.6", lw=0.8)
-    ax.set_xlabel("model z-score")
-    ax.set_ylabel("human judgement (mean z-score)")
-    ax.set_title(title, fontsize=10)
-    ax.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    _finish_scatter(
+        ax, xlabel="model z-score", ylabel="human judgement (mean z-score)", title=title
+    )
     return fig
 
 

@@ -75,3 +75,40 @@ def save_tiny_causal_lm(folder: Path, arch: str = "llama", **kwargs) -> Path:
     tiny_causal_lm(arch, **kwargs).save_pretrained(folder)
     tiny_tokenizer().save_pretrained(folder)
     return folder
+
+
+def save_tiny_bert(
+    folder: Path,
+    architecture: str = "BertForMaskedLM",
+    *,
+    seed: int = 0,
+    hidden_size: int = 32,
+    num_hidden_layers: int = 2,
+    num_attention_heads: int = 4,
+    intermediate_size: int = 64,
+    **config,
+) -> str:
+    """Save a random BERT of ``architecture`` (a ``transformers`` class name) with the
+    packaged all-MiniLM-L6-v2 WordPiece tokenizer (uncased) to ``folder``; return the folder.
+
+    The weights are drawn from ``seed`` in a private random stream: the caller's global torch
+    random state is left untouched.
+    """
+    import torch
+    import transformers
+
+    from baselines.minilm import packaged_encoder_path
+
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        bert = transformers.BertConfig(
+            vocab_size=30522,
+            hidden_size=hidden_size,
+            num_hidden_layers=num_hidden_layers,
+            num_attention_heads=num_attention_heads,
+            intermediate_size=intermediate_size,
+            **config,
+        )
+        getattr(transformers, architecture)(bert).save_pretrained(folder)
+    transformers.AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
+    return str(folder)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from baselines_tiny import save_tiny_causal_lm
+from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 
 from baselines.__main__ import main
 from baselines.registry import build_scorer, resolve_kind
@@ -169,24 +169,15 @@ def test_module_entry_point_lists_the_builtin_models():
 def test_masked_lm_and_classifier_kinds_are_detected_and_run(
     architecture, variant, kind, dataset, tmp_path
 ):
-    import torch
-    import transformers
-    from transformers import AutoTokenizer, BertConfig
-
-    from baselines.minilm import packaged_encoder_path
-
-    folder = tmp_path / "tiny-bert"
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=30522,
+    folder = save_tiny_bert(
+        tmp_path / "tiny-bert",
+        architecture,
         hidden_size=16,
         num_hidden_layers=1,
         num_attention_heads=2,
         intermediate_size=32,
         num_labels=2,
     )
-    getattr(transformers, architecture)(config).save_pretrained(folder)
-    AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
     assert resolve_kind(str(folder)) == kind
     out = tmp_path / f"{kind}.jsonl"
     argv = ["score", "--model", str(folder), "--dataset", str(dataset), "--out", str(out)]

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from baselines_tiny import save_tiny_bert
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -20,7 +21,6 @@ from baselines.cola import (  # noqa: E402
 from baselines.cola_data import cola_file, read_cola  # noqa: E402
 from baselines.cola_train import finetune, matthews_corrcoef, select_best  # noqa: E402
 from baselines.interface import Scorer  # noqa: E402
-from baselines.minilm import packaged_encoder_path  # noqa: E402
 
 PROBE = ["The keys are lost.", "The keys is lost.", "Go.", "Who did you see and Mary?", "Go."]
 
@@ -31,21 +31,25 @@ def _head(path, n: int, target):
     return target
 
 
+def _finetune(encoder, train, dev, out, **options):
+    """:func:`finetune` with the small settings these tests share: seeds 0 and 1, two epochs."""
+    return finetune(
+        encoder,
+        train_path=train,
+        dev_path=dev,
+        out_dir=out,
+        seeds=(0, 1),
+        epochs=2,
+        batch_size=16,
+        device="cpu",
+        progress=False,
+        **options,
+    )
+
+
 @pytest.fixture(scope="module")
 def tiny_encoder(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tiny-encoder")
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        config = transformers.BertConfig(
-            vocab_size=30522,
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            intermediate_size=64,
-        )
-        transformers.BertModel(config).save_pretrained(folder)
-    transformers.AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
-    return str(folder)
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-encoder"), "BertModel")
 
 
 @pytest.fixture(scope="module")
@@ -53,19 +57,7 @@ def trained(tiny_encoder, tmp_path_factory):
     work = tmp_path_factory.mktemp("cola-run")
     train = _head(cola_file("in_domain_train.tsv"), 64, work / "train.tsv")
     dev = _head(cola_file("out_of_domain_dev.tsv"), 64, work / "dev.tsv")
-    result = finetune(
-        tiny_encoder,
-        train_path=train,
-        dev_path=dev,
-        out_dir=work / "out",
-        seeds=(0, 1),
-        epochs=2,
-        lr=1e-3,
-        batch_size=16,
-        device="cpu",
-        progress=False,
-    )
-    return result, work
+    return _finetune(tiny_encoder, train, dev, work / "out", lr=1e-3), work
 
 
 def test_selection_by_dev_mcc(trained):
@@ -89,17 +81,7 @@ def test_best_checkpoint_is_the_best_over_seeds_and_epochs(tiny_encoder, tmp_pat
     scripted = [[1] * len(labels), half, labels, [1 - y for y in labels]]  # MCC 0, ~0.5, 1, -1
     calls = iter(scripted)
     monkeypatch.setattr(cola_train, "predict_labels", lambda *a, **k: next(calls))
-    result = finetune(
-        tiny_encoder,
-        train_path=train,
-        dev_path=dev,
-        out_dir=tmp_path / "out",
-        seeds=(0, 1),
-        epochs=2,
-        batch_size=16,
-        device="cpu",
-        progress=False,
-    )
+    result = _finetune(tiny_encoder, train, dev, tmp_path / "out")
     expected = [matthews_corrcoef(labels, p) for p in scripted]
     assert [h.dev_mcc for h in result.history] == expected
     assert 0 < expected[1] < 1 and expected[3] == -1
@@ -220,7 +202,7 @@ def test_bad_inputs(trained, tmp_path, tiny_encoder):
     with pytest.raises(ValueError, match="batch_size must be a positive int"):
         ColaScorer(path, device="cpu", batch_size=0)
     scorer = ColaScorer(path, device="cpu", progress=False)
-    with pytest.raises(ValueError, match="sentence 1 is empty"):
+    with pytest.raises(ValueError, match=r"sentences\[1\] is empty"):
         scorer.score(["Go.", ""])
     with pytest.raises(ValueError, match="accepts at most 512"):
         scorer.score(["the keys are lost " * 200])
@@ -232,11 +214,11 @@ def test_bad_inputs(trained, tmp_path, tiny_encoder):
         ColaScorer(str(tmp_path / "three"), device="cpu")
 
 
-def test_cola_files_are_verified(tmp_path, monkeypatch):
-    (tmp_path / "in_domain_dev.tsv").write_text("gj04\t1\t\tThe keys are lost.\n")
-    monkeypatch.setenv("LI_ADGER_COLA_DIR", str(tmp_path))
+def test_cola_files_are_verified(tmp_path):
+    (tmp_path / "cola").mkdir()
+    (tmp_path / "cola" / "in_domain_dev.tsv").write_text("gj04\t1\t\tThe keys are lost.\n")
     with pytest.raises(ValueError, match="SHA-256"):
-        cola_data.cola_file("in_domain_dev.tsv")
+        cola_data.cola_file("in_domain_dev.tsv", source=tmp_path)
 
 
 @pytest.mark.parametrize(

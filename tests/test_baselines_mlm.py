@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from baselines_tiny import save_tiny_bert
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -12,7 +13,6 @@ transformers = pytest.importorskip("transformers")
 from baselines import mlm  # noqa: E402
 from baselines.cola_data import cola_file, read_cola  # noqa: E402
 from baselines.interface import TokenScorer  # noqa: E402
-from baselines.minilm import packaged_encoder_path  # noqa: E402
 from baselines.mlm import MaskedLMScorer, mask_plan  # noqa: E402
 
 SENTENCES = [
@@ -28,20 +28,9 @@ ROBERTA_POSITIONS = 40
 
 @pytest.fixture(scope="module")
 def bert_dir(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        config = transformers.BertConfig(
-            vocab_size=30522,
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            intermediate_size=64,
-            max_position_embeddings=512,
-        )
-        transformers.BertForMaskedLM(config).save_pretrained(folder)
-    transformers.AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
-    return str(folder)
+    return save_tiny_bert(
+        tmp_path_factory.mktemp("tiny-bert"), "BertForMaskedLM", max_position_embeddings=512
+    )
 
 
 @pytest.fixture(scope="module")
@@ -241,10 +230,10 @@ def test_protocol_and_metadata(bert_dir):
 @pytest.mark.parametrize(
     ("sentences", "error", "match"),
     [
-        (["The keys are lost.", ""], ValueError, "sentence 1 is empty"),
-        (["   "], ValueError, "sentence 0 is empty"),
-        ("The keys are lost.", TypeError, "not a single string"),
-        ([None], TypeError, "sentence 0 must be a str"),
+        (["The keys are lost.", ""], ValueError, r"sentences\[1\] is empty"),
+        (["   "], ValueError, r"sentences\[0\] is empty"),
+        ("The keys are lost.", TypeError, "not a single str"),
+        ([None], TypeError, r"sentences\[0\] must be a str"),
     ],
 )
 def test_bad_sentences(bert_dir, sentences, error, match):

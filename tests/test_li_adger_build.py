@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import numpy as np
@@ -10,12 +9,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from li_adger import __main__ as main_module
+from li_adger import builder as build_module
 from li_adger.ids import LI_OFFICIAL_PAIR_ALIASES, parse_id
 from li_adger.schema import SCHEMAS
 from li_adger.tables import BuildError
-
-build_module = importlib.import_module("li_adger.build")
-main_module = importlib.import_module("li_adger.__main__")
 
 
 def test_counts(li_adger_tables):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
 import re
@@ -13,11 +12,11 @@ import pytest
 import yaml
 
 import li_adger
+from li_adger import builder as build_module
 from li_adger.schema import CONFIGS, SCHEMAS, hf_features_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 CARD = REPO / "li_adger" / "README.md"
-build_module = importlib.import_module("li_adger.build")
 
 
 def _card_yaml() -> dict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import importlib
 import threading
 
 import pytest
@@ -99,12 +98,13 @@ def test_download_from_mirror_into_cache(mirror, tmp_path):
 
 def test_build_through_download(mirror, tmp_path, monkeypatch):
     import li_adger
+    from li_adger import builder
 
     url, _ = mirror
     monkeypatch.setenv("LI_ADGER_UPSTREAM_BASE", url)
     monkeypatch.setenv("LI_ADGER_CACHE", str(tmp_path / "cache"))
     data_dir = li_adger.build(search_dirs=(), data_dir=tmp_path / "li_adger" / "data")
-    report = importlib.import_module("li_adger.build").read_report(data_dir)
+    report = builder.read_report(data_dir)
     assert report["summary"]["total"]["sentences"] == 4178
     assert all(
         src["location"].startswith(str(tmp_path / "cache" / "sources")) for src in report["sources"]

@@ -328,18 +328,20 @@ def test_browser_delta_slider_changes_the_table(page):
     _shot(page, "delta-1.0")
 
 
-def _open_upload_tab(page) -> None:
+def _upload(page, path, outcome: str):
+    """Upload ``path`` on the upload tab; wait until the status shows ``outcome``; return it."""
     page.get_by_role("tab", name="Evaluate your scores").click()
+    page.locator("#upload input[type=file]").set_input_files(str(path))
+    status = page.locator("#upload-status")
+    status.get_by_text(outcome).wait_for(timeout=60_000)
+    return status
 
 
 @pytest.mark.browser
 def test_browser_valid_upload_is_scored(page, tmp_path, sentences):
     scores = {i: float(len(s)) for i, s in sentences}
     path = _csv(tmp_path / "my_model.csv", [(i, repr(v)) for i, v in scores.items()])
-    _open_upload_tab(page)
-    page.locator("#upload input[type=file]").set_input_files(str(path))
-    status = page.locator("#upload-status")
-    status.get_by_text("Scored").wait_for(timeout=60_000)
+    status = _upload(page, path, "Scored")
     assert "my_model" in status.inner_text()
     _shot(page, "upload-valid")
     page.get_by_role("tab", name="Leaderboard").click()
@@ -350,9 +352,6 @@ def test_browser_valid_upload_is_scored(page, tmp_path, sentences):
 @pytest.mark.browser
 def test_browser_malformed_upload_shows_its_error(page, tmp_path):
     path = _csv(tmp_path / "bad.csv", [("a", "1")], header="sentence,logprob")
-    _open_upload_tab(page)
-    page.locator("#upload input[type=file]").set_input_files(str(path))
-    status = page.locator("#upload-status")
-    status.get_by_text("Refused").wait_for(timeout=60_000)
+    status = _upload(page, path, "Refused")
     assert "expected the CSV header 'id,score' (got 'sentence,logprob')" in status.inner_text()
     _shot(page, "upload-refused")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from li_adger.build import DATA_DIR, build, is_built
+from li_adger.builder import DATA_DIR, build, is_built
 from li_adger.schema import CONFIGS
 
 __all__ = ["load"]
