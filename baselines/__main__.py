@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("models", help="list the built-in offline models")
+    from baselines.bench import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -173,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "models":
         return _models()
+    if args.command == "bench":
+        from baselines.bench import run_bench
+
+        return run_bench(args)
     try:
         return _score(args)
     except (ValueError, ImportError, OSError) as err:

@@ -271,7 +271,8 @@ def run_benchmarks(
     processes, and each tool keeps its fastest round (and its highest peak memory); the
     matmul FLOP/s is measured before every round and the best kept.
 
-    Returns a dict with keys ``machine``, ``matmul_flops``, ``n_sentences``, ``pll``,
+    Returns a dict with keys ``machine``, ``rounds``, ``matmul_flops``, ``matmul_size``,
+    ``n_sentences``, ``pll``,
     ``causal`` (``None`` when skipped), ``long`` (``None`` when skipped) and ``targets``.
     ``pll`` and ``causal`` hold ``ours`` and ``minicons`` (``seconds``, ``sentences_per_s``,
     ``peak_bytes``, ``flops_per_s``, ``fraction_of_matmul``, ``load_seconds``), ``speedup``
@@ -563,7 +564,8 @@ def format_report(result: dict[str, Any]) -> str:
     if long is not None:
         theirs = long["minicons"]
         theirs_text = (
-            f"failed under a {long['cap_bytes'] / _GIB:.0f} GiB cap ({theirs['error']})"
+            f"{_mib(theirs['peak_bytes'])} reached, then failed under a "
+            f"{long['cap_bytes'] / _GIB:.0f} GiB cap ({theirs['error']})"
             if theirs["error"]
             else _mib(theirs["peak_bytes"])
         )

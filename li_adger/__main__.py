@@ -1,13 +1,16 @@
-"""Command line: ``python -m li_adger build [--source DIR]`` and ``python -m li_adger summary``."""
+"""Command line: ``python -m li_adger build [--source DIR]``, ``python -m li_adger summary`` and
+``python -m li_adger push REPO_ID [--private] [--token T] [--dry-run DIR]`` (the dataset's Hub
+repository: the card and the three Parquet files, see :mod:`li_adger.publish`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 
-from li_adger import builder
+from li_adger import builder, hub
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from li_adger.tables import BuildError
 
@@ -46,6 +49,24 @@ def _print_build(data_dir, as_json: bool) -> None:
     print(builder.format_summary(counts))
 
 
+def _push(args: argparse.Namespace) -> str:
+    from li_adger.publish import stage_dataset
+
+    hub.check_repo_id(args.repo_id)
+    with tempfile.TemporaryDirectory(prefix="li_adger-hub-") as tmp:
+        staged = stage_dataset(tmp, data_dir=args.data_dir)
+        result = hub.publish_folder(
+            staged,
+            args.repo_id,
+            repo_type="dataset",
+            private=args.private,
+            token=args.token,
+            commit_message=args.commit_message,
+            dry_run_dir=args.dry_run,
+        )
+    return hub.report_result(result)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -68,6 +89,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = sub.add_parser("summary", help="counts by source from the built data")
     s.add_argument("--data-dir", help="data folder (default: li_adger/data)")
     s.add_argument("--json", action="store_true", help="print JSON")
+    u = sub.add_parser(
+        "push", help="publish the dataset (card and Parquet files) to a Hub dataset repo"
+    )
+    hub.add_push_arguments(u)
+    u.add_argument(
+        "--data-dir", help="the build to publish (default: li_adger/data; built if absent)"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -81,10 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 echo=None if args.json else print,
             )
             _print_build(data_dir, args.json)
+        elif args.command == "push":
+            print(_push(args))
         else:
             counts = builder.summary(args.data_dir)
             print(json.dumps(counts, indent=1) if args.json else builder.format_summary(counts))
-    except (SourceNotFoundError, ChecksumError, BuildError) as exc:
+    except (SourceNotFoundError, ChecksumError, BuildError, hub.HubError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except FileNotFoundError as exc:

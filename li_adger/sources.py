@@ -12,7 +12,8 @@ checked against its SHA-256 before use. A file is looked up, in this order, in
    ``LI_ADGER_UPSTREAM_BASE`` with the same layout), downloaded into the user cache.
 
 A source folder has the layout of ``shared/data``: ``li-adger/<file>``,
-``sprouse2013/<file>`` and (for the CoLA classifier of ``baselines``) ``cola/<file>``.
+``sprouse2013/<file>``, ``thesis-outputs/<file>`` (the thesis's model scores, read by
+:mod:`metric_adc.thesis`) and (for the CoLA classifier of ``baselines``) ``cola/<file>``.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from li_adger.atomic import atomic_write_bytes
 __all__ = [
     "BUILD_FILES",
     "SOURCE_FILES",
+    "THESIS_OUTPUT_FILES",
     "ChecksumError",
     "SourceFile",
     "SourceNotFoundError",
     "cache_dir",
+    "check_file",
     "default_search_dirs",
     "find_sources",
     "sha256_file",
@@ -77,6 +80,12 @@ def _thesis(name: str, sha256: str) -> SourceFile:
     return SourceFile(f"li-adger/{name}", sha256, _THESIS_REPO, _THESIS_COMMIT, f"data/{name}")
 
 
+def _thesis_output(name: str, sha256: str) -> SourceFile:
+    return SourceFile(
+        f"thesis-outputs/{name}", sha256, _THESIS_REPO, _THESIS_COMMIT, f"output/{name}"
+    )
+
+
 def _sprouse(name: str, sha256: str) -> SourceFile:
     return SourceFile(
         f"sprouse2013/{name}", sha256, _SPROUSE_REPO, _SPROUSE_COMMIT, f"{_SPROUSE_DIR}/{name}"
@@ -102,6 +111,18 @@ SOURCE_FILES: dict[str, SourceFile] = {
         _thesis(
             "li-adger_min_pairs.csv",
             "4e13a4ded06ac23d5041f8bd04af4ad273f2784fe624857ff5f7b235c4f5cb1b",
+        ),
+        _thesis_output(
+            "li-adger_min_pairs_all_models.csv",
+            "66e0dc36ce93617dba973e584454160988576239cd875af9df7a173810da2b4d",
+        ),
+        _thesis_output(
+            "bert_mlm_results_li-adger_sentences.csv",
+            "fe80bcd4b53427891a970d5f53f56e6b1d8a5fe91871d82da2a0e5285a61af74",
+        ),
+        _thesis_output(
+            "bert_acc_results_li-adger_sentences.csv",
+            "5e392e1ea7e33a1a958c1e61e9c2aee7fdab3f5dedcfb39ea7bdf2d04fff4a57",
         ),
         _sprouse(
             "LI.conditions.csv", "712d3008df628e1b1a599f84e8cc7d711abc887965ce599882ff41729787c715"
@@ -154,6 +175,14 @@ BUILD_FILES: tuple[str, ...] = (
     "li-adger/li-adger_sentences.csv",
     "li-adger/li-adger_min_pairs.csv",
     "sprouse2013/LI.conditions.csv",
+)
+
+
+#: The thesis's model scores that :mod:`metric_adc.thesis` reads (its 8 reference models).
+THESIS_OUTPUT_FILES: tuple[str, ...] = (
+    "thesis-outputs/li-adger_min_pairs_all_models.csv",
+    "thesis-outputs/bert_mlm_results_li-adger_sentences.csv",
+    "thesis-outputs/bert_acc_results_li-adger_sentences.csv",
 )
 
 
@@ -243,6 +272,37 @@ def _check(spec: SourceFile, path: Path, searched: Sequence[str]) -> None:
             f"{spec.sha256}, got {got}. Places searched: {', '.join(searched)}. "
             f"The pinned file is {spec.url}"
         )
+
+
+def check_file(relpath: str, path: str | Path) -> Path:
+    """Check one file against the pinned SHA-256 of ``relpath``; return its path.
+
+    For files found outside the lookup order (e.g. a folder given to a loader directly).
+
+    Raises
+    ------
+    SourceNotFoundError
+        ``path`` is not a file.
+    ChecksumError
+        Its SHA-256 differs from the pinned one (the message names both hashes).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "bert_acc_results_li-adger_sentences.csv"
+    >>> _ = p.write_text("id\\n")
+    >>> check_file("thesis-outputs/bert_acc_results_li-adger_sentences.csv", p)
+    Traceback (most recent call last):
+    li_adger.sources.ChecksumError: checksum mismatch for source file 'thesis-outputs/bert_acc_results_li-adger_sentences.csv' at ...
+    """
+    spec = _known(relpath)
+    path = Path(path)
+    if not path.is_file():
+        raise SourceNotFoundError(
+            f"source file {spec.path!r} (SHA-256 {spec.sha256}) not found at {path}"
+        )
+    _check(spec, path, [str(path)])
+    return path
 
 
 def _download(spec: SourceFile, url: str, dest: Path, timeout: float) -> None:

@@ -1,10 +1,11 @@
-"""Command line: ``python -m metric_adc {report,reproduce,ceiling} ...``.
+"""Command line: ``python -m metric_adc {report,reproduce,ceiling,push} ...``.
 
 - ``report SCORES`` — evaluate a scores file on LI-Adger: the result row, the analyses
   (δ sweep, breakdowns, bootstrap intervals) and optionally plots.
 - ``reproduce`` — the thesis's 8 models recomputed from its outputs, optionally beside
   scores files (``--with``).
 - ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.ceiling_cli`).
+- ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space (:mod:`metric_adc.publish`).
 
 ``report`` and ``reproduce`` add the human split-half row (LI pairs only) unless
 ``--ceiling-splits 0``; ``--markdown`` prints their rows as a GitHub-markdown table.
@@ -194,6 +195,31 @@ def run_reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_push(args: argparse.Namespace) -> int:
+    """``push``: stage the ``evaluate`` module's Space folder and upload it (or ``--dry-run``)."""
+    import tempfile
+
+    from li_adger import hub
+    from metric_adc.publish import stage_metric
+
+    hub.check_repo_id(args.repo_id)
+    with tempfile.TemporaryDirectory(prefix="metric_adc-hub-") as tmp:
+        staged = stage_metric(
+            tmp, module_name=args.repo_id.split("/")[1], requirement=args.requirement
+        )
+        result = hub.publish_folder(
+            staged,
+            args.repo_id,
+            repo_type="space",
+            private=args.private,
+            token=args.token,
+            commit_message=args.commit_message,
+            dry_run_dir=args.dry_run,
+        )
+    print(hub.report_result(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one subparser per subcommand.
 
@@ -244,6 +270,16 @@ def build_parser() -> argparse.ArgumentParser:
     from metric_adc.ceiling_cli import add_ceiling_parser
 
     add_ceiling_parser(sub)
+
+    from li_adger.hub import add_push_arguments
+    from metric_adc.publish import DEFAULT_REQUIREMENT
+
+    p = sub.add_parser("push", help="publish the evaluate module as a Hub Space")
+    add_push_arguments(p)
+    p.add_argument("--requirement", default=DEFAULT_REQUIREMENT,
+                   help="the requirements.txt line that installs metric_adc on the Hub (default "
+                   f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc @ git+https://...')")  # fmt: skip
+    p.set_defaults(func=run_push)
     return parser
 
 

@@ -12,6 +12,13 @@ confidence), and with a BNC trigram (log-prob and SLOR, from Sprouse et al. 2018
   larger population than the file holds (``z = (raw − 0.4896) / 0.3197`` for SLOR). Their
   *z-score columns* are returned, marked ``standardized=True``: evaluate them without
   z-scoring again.
+
+The files are pinned source files (:data:`li_adger.sources.THESIS_OUTPUT_FILES`, with the
+sentences' judgements ``li-adger/human_ME_results_li-adger_sentences.csv``), found and
+checked against their SHA-256 by :func:`locate`, in this order: a folder given as ``dir``
+(``--thesis-dir``), else ``$ADC_THESIS_OUTPUTS``; else the lookup order of
+:mod:`li_adger.sources` (``$LI_ADGER_SOURCE``, ``../shared/data``, the user cache, and a
+download of the pinned upstream files into that cache).
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from li_adger import sources
+from li_adger.sources import THESIS_OUTPUT_FILES, SourceNotFoundError, check_file, find_sources
+
 __all__ = [
     "MODELS",
     "ThesisModel",
@@ -30,15 +40,20 @@ __all__ = [
     "load_thesis_models",
     "load_thesis_pairs",
     "load_thesis_scores",
+    "locate",
 ]
 
 PAIRS_FILE = "li-adger_min_pairs_all_models.csv"
-JUDGEMENTS_FILE = Path("..") / "li-adger" / "human_ME_results_li-adger_sentences.csv"
-"""The 4,178 sentences' human judgements, beside ``thesis-outputs/`` in the source data."""
+JUDGEMENTS = "li-adger/human_ME_results_li-adger_sentences.csv"
+"""The 4,178 sentences' human judgements (a pinned source file of the dataset)."""
+JUDGEMENTS_FILE = Path("..") / JUDGEMENTS
+"""Where the judgements are looked for first when a thesis folder is given: beside it."""
 SENTENCE_FILES = {
     "mlm": "bert_mlm_results_li-adger_sentences.csv",
     "acc": "bert_acc_results_li-adger_sentences.csv",
 }
+DOWNLOAD_TIMEOUT = 60.0
+"""Seconds a download may wait for the network before it fails (per connection step)."""
 
 # name -> (label, column stem in the thesis files, file kind or None for the pair file)
 MODELS: dict[str, tuple[str, str, str | None]] = {
@@ -60,8 +75,10 @@ TRIGRAM_NOTE = (
 
 
 def default_dir() -> Path:
-    """Where the thesis outputs are read from: ``$ADC_THESIS_OUTPUTS``, else
-    ``../shared/data/thesis-outputs`` beside the repository.
+    """The folder the thesis outputs are read from when none is given (not verified):
+    ``$ADC_THESIS_OUTPUTS``; else the ``thesis-outputs`` folder of the first place of the
+    :mod:`li_adger.sources` lookup order that holds the pair file; else the cache folder a
+    download would write to.
 
     Examples
     --------
@@ -71,14 +88,66 @@ def default_dir() -> Path:
     env = os.environ.get("ADC_THESIS_OUTPUTS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "thesis-outputs"
+    source = os.environ.get("LI_ADGER_SOURCE")
+    roots = [Path(source)] if source else [*sources.default_search_dirs(), sources.cache_dir()]
+    candidates = [root / "thesis-outputs" for root in roots]
+    return next((c for c in candidates if (c / PAIRS_FILE).is_file()), candidates[-1])
+
+
+def locate(
+    dir: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    timeout: float = DOWNLOAD_TIMEOUT,
+) -> dict[str, Path]:
+    """The verified paths of the thesis files: ``{relpath: path}`` for
+    :data:`~li_adger.sources.THESIS_OUTPUT_FILES` and :data:`JUDGEMENTS`.
+
+    ``dir`` (default ``$ADC_THESIS_OUTPUTS``) is a folder holding the thesis output files
+    under their upstream names; the judgements are then read from ``dir/../li-adger/`` when
+    present, else by the lookup order. Without ``dir``, every file goes through the lookup
+    order of :func:`li_adger.sources.find_sources`; ``download=False`` never touches the
+    network, and ``timeout`` bounds the wait of a download.
+
+    Raises
+    ------
+    li_adger.sources.SourceNotFoundError
+        (a :class:`FileNotFoundError`) a file is nowhere to be found.
+    li_adger.sources.ChecksumError
+        (a :class:`ValueError`) a file differs from the pinned one.
+
+    Examples
+    --------
+    >>> paths = locate(download=False)
+    >>> sorted(p.name for p in paths.values())[:2]
+    ['bert_acc_results_li-adger_sentences.csv', 'bert_mlm_results_li-adger_sentences.csv']
+    >>> locate("/nonexistent/thesis-outputs")
+    Traceback (most recent call last):
+    li_adger.sources.SourceNotFoundError: thesis output file 'li-adger_min_pairs_all_models.csv' not found in /nonexistent/thesis-outputs ...
+    """
+    explicit = dir if dir is not None else os.environ.get("ADC_THESIS_OUTPUTS") or None
+    if explicit is None:
+        return find_sources([*THESIS_OUTPUT_FILES, JUDGEMENTS], download=download, timeout=timeout)
+    base = Path(explicit).expanduser()
+    found: dict[str, Path] = {}
+    for rel in THESIS_OUTPUT_FILES:
+        path = base / Path(rel).name
+        if not path.is_file():
+            raise SourceNotFoundError(
+                f"thesis output file {path.name!r} not found in {base} (the folder given by "
+                f"{'dir= / --thesis-dir' if dir is not None else '$ADC_THESIS_OUTPUTS'}); "
+                "leave both unset to use the lookup order of li_adger.sources"
+            )
+        found[rel] = check_file(rel, path)
+    beside = base / JUDGEMENTS_FILE
+    if beside.is_file():
+        found[JUDGEMENTS] = check_file(JUDGEMENTS, beside)
+    else:
+        found |= find_sources([JUDGEMENTS], download=download, timeout=timeout)
+    return found
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"thesis output file not found: {path} (set ADC_THESIS_OUTPUTS or pass dir=)"
-        )
     with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh))
 
@@ -110,9 +179,14 @@ class ThesisPairs:
     """All 4,178 sentence ids → mean z-scored human judgement (NaN for the 2 missing)."""
 
 
-def load_thesis_pairs(dir: str | os.PathLike | None = None) -> ThesisPairs:
+def load_thesis_pairs(
+    dir: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    timeout: float = DOWNLOAD_TIMEOUT,
+) -> ThesisPairs:
     """Read the thesis's pair file (ids and source of each pair) and the judgements of all
-    4,178 sentences (``../li-adger/human_ME_results_li-adger_sentences.csv``); raises if the
+    4,178 sentences (:data:`JUDGEMENTS`), as found by :func:`locate`; raises if the
     pair file's judgements disagree with the sentence file's by 1e-9 or more (the pair
     file's floats are kept: they are what the thesis computed its deltas from).
 
@@ -122,9 +196,9 @@ def load_thesis_pairs(dir: str | os.PathLike | None = None) -> ThesisPairs:
     >>> len(p.good_ids), len(p.judgements), round(p.judgements[p.good_ids[0]], 6)
     (2367, 4178, 1.467188)
     """
-    base = Path(dir or default_dir())
-    rows = _read_csv(base / PAIRS_FILE)
-    judgements = {r["id"]: _num(r["judgement"]) for r in _read_csv(base / JUDGEMENTS_FILE)}
+    paths = locate(dir, download=download, timeout=timeout)
+    rows = _read_csv(paths[f"thesis-outputs/{PAIRS_FILE}"])
+    judgements = {r["id"]: _num(r["judgement"]) for r in _read_csv(paths[JUDGEMENTS])}
     for r in rows:
         for key, col in (("gramm_id", "gramm_judgement"), ("ungramm_id", "ungramm_judgement")):
             mine, theirs = judgements.get(r[key]), _num(r[col])
@@ -158,8 +232,13 @@ def _pair_file_scores(rows: list[dict[str, str]], stem: str) -> dict[str, float]
     return out
 
 
-def load_thesis_models(dir: str | os.PathLike | None = None) -> list[ThesisModel]:
-    """The 8 thesis models in :data:`MODELS` order.
+def load_thesis_models(
+    dir: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    timeout: float = DOWNLOAD_TIMEOUT,
+) -> list[ThesisModel]:
+    """The 8 thesis models in :data:`MODELS` order (files found by :func:`locate`).
 
     Examples
     --------
@@ -167,9 +246,9 @@ def load_thesis_models(dir: str | os.PathLike | None = None) -> list[ThesisModel
     >>> [(m.name, len(m.scores), m.standardized) for m in ms][::3]
     [('bert-base-uncased-mlm', 4178, False), ('bert-base-uncased-cola', 4178, False), ('trigram-slor', 4124, True)]
     """
-    base = Path(dir or default_dir())
-    sentence_rows = {k: _read_csv(base / f) for k, f in SENTENCE_FILES.items()}
-    pair_rows = _read_csv(base / PAIRS_FILE)
+    paths = locate(dir, download=download, timeout=timeout)
+    sentence_rows = {k: _read_csv(paths[f"thesis-outputs/{f}"]) for k, f in SENTENCE_FILES.items()}
+    pair_rows = _read_csv(paths[f"thesis-outputs/{PAIRS_FILE}"])
     out = []
     for name, (label, stem, kind) in MODELS.items():
         if kind is None:
@@ -182,7 +261,12 @@ def load_thesis_models(dir: str | os.PathLike | None = None) -> list[ThesisModel
     return out
 
 
-def load_thesis_scores(dir: str | os.PathLike | None = None) -> dict[str, dict[str, float]]:
+def load_thesis_scores(
+    dir: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    timeout: float = DOWNLOAD_TIMEOUT,
+) -> dict[str, dict[str, float]]:
     """Model name → (sentence id → score) for the 8 thesis models.
 
     The two trigram entries hold the thesis's z-scores (see :func:`load_thesis_models`,
@@ -194,4 +278,4 @@ def load_thesis_scores(dir: str | os.PathLike | None = None) -> dict[str, dict[s
     >>> sorted(s)[:2], round(s["trigram-slor"]["32.1.martin.1a.g.01"], 4)
     (['bert-base-uncased-cola', 'bert-base-uncased-mlm'], 0.9993)
     """
-    return {m.name: m.scores for m in load_thesis_models(dir)}
+    return {m.name: m.scores for m in load_thesis_models(dir, download=download, timeout=timeout)}

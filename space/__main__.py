@@ -4,6 +4,9 @@ Options: ``--host`` and ``--port`` (defaults ``$GRADIO_SERVER_NAME`` / ``$GRADIO
 as a Hugging Face Space sets them, else 127.0.0.1 and 7860), ``--results DIR`` (scores files to show beside the thesis's
 reference models; default ``$ADC_RESULTS_DIR``, else ``results/`` in the working directory)
 and ``--ceiling-splits N`` (split-halves for the human ceiling row; 0 leaves it out).
+
+``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]`` publishes the app as a
+Hugging Face Space instead (:mod:`space.publish`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-__all__ = ["main", "parse_args"]
+__all__ = ["main", "parse_args", "push"]
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -63,8 +66,56 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def push(argv: Sequence[str]) -> int:
+    """``push``: stage the Space folder and upload it (or write it, with ``--dry-run DIR``).
+
+    Examples
+    --------
+    >>> push(["not a repo id", "--dry-run", "out"])  # the error goes to stderr
+    2
+    """
+    import tempfile
+
+    from li_adger import hub
+    from space.publish import DEFAULT_REQUIREMENT, stage_space
+
+    p = argparse.ArgumentParser(
+        prog="python -m space push", description="Publish the app as a Hugging Face Space."
+    )
+    hub.add_push_arguments(p)
+    p.add_argument(
+        "--requirement",
+        default=DEFAULT_REQUIREMENT,
+        help="the requirements.txt line that installs the app on the Space (default "
+        f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc[space] @ git+https://...')",
+    )
+    args = p.parse_args(argv)
+    try:
+        hub.check_repo_id(args.repo_id)
+        with tempfile.TemporaryDirectory(prefix="space-hub-") as tmp:
+            staged = stage_space(tmp, requirement=args.requirement)
+            result = hub.publish_folder(
+                staged,
+                args.repo_id,
+                repo_type="space",
+                private=args.private,
+                token=args.token,
+                commit_message=args.commit_message,
+                dry_run_dir=args.dry_run,
+            )
+    except (hub.HubError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(hub.report_result(result))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Load the data, build the app and serve it until interrupted."""
+    """Load the data, build the app and serve it until interrupted (or ``push``, see
+    :func:`push`)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["push"]:
+        return push(argv[1:])
     args = parse_args(argv)
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)

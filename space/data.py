@@ -37,6 +37,7 @@ __all__ = [
     "KIND_THESIS",
     "KIND_UPLOAD",
     "SCORES_SUFFIXES",
+    "THESIS_TIMEOUT",
     "Ceiling",
     "ModelEntry",
     "SpaceData",
@@ -222,19 +223,27 @@ def entry_from_scores(
     return ModelEntry(name, kind, z, dlm, row, curve, note)
 
 
+THESIS_TIMEOUT = 15.0
+"""Seconds a download of the thesis outputs may wait for the network at start-up: files not
+found locally are fetched from their pinned upstream URLs (as on a hosted Space); without a
+network the lookup fails at once or after this wait, and the app starts without them."""
+
+
 def load_thesis_entries(pairs: report.PairTable) -> list[ModelEntry]:
-    """The thesis's 8 reference models, or ``[]`` (logged) when its output files are absent.
+    """The thesis's 8 reference models, or ``[]`` (logged) when its output files are absent,
+    cannot be downloaded within :data:`THESIS_TIMEOUT`, or differ from the pinned files.
 
     Examples
     --------
     >>> [e.name for e in load_thesis_entries(load_pairs()[0])][:2]  # doctest: +SKIP
     ['BERT base-uncased (MLM, PLL)', 'BERT large-uncased (MLM, PLL)']
     """
+    from li_adger.sources import ChecksumError
     from metric_adc import thesis
 
     try:
-        models = thesis.load_thesis_models()
-    except (FileNotFoundError, OSError) as exc:
+        models = thesis.load_thesis_models(timeout=THESIS_TIMEOUT)
+    except (FileNotFoundError, OSError, ChecksumError) as exc:
         log.warning("thesis reference models not shown: %s", exc)
         return []
     return [

@@ -169,7 +169,8 @@ def test_command_prints_figures_and_writes_json(tmp_path):
         [
             sys.executable,
             "-m",
-            "baselines.bench",
+            "baselines",
+            "bench",
             "--mlm-size",
             "tiny",
             "--causal-model",

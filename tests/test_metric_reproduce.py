@@ -115,3 +115,16 @@ def test_evaluate_li_adger_on_the_dataset_agrees_with_the_thesis_pairs(rows):
     assert (row["n_pairs"], row["n_excluded"]) == (2365, 0)
     for k in ("blimp", "adc", "pearson_pairs", "pearson_sentences"):
         assert row[k] == pytest.approx(want[k])
+
+
+def test_cli_reproduce_refuses_a_corrupted_thesis_file(tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "thesis-outputs"
+    shutil.copytree(thesis.default_dir(), folder)
+    path = folder / thesis.PAIRS_FILE
+    path.write_bytes(path.read_bytes()[:-100])
+    assert cli.main(["reproduce", "--thesis-dir", str(folder), "--ceiling-splits", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: checksum mismatch") and thesis.PAIRS_FILE in err
+    assert err.count("\n") == 1
