@@ -262,7 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="the thesis's 8 models from its outputs")
     common(p)
     p.add_argument("--thesis-dir", default=None,
-                   help="folder of the thesis outputs (default ../shared/data/thesis-outputs)")  # fmt: skip
+                   help="folder of the thesis outputs (default $ADC_THESIS_OUTPUTS, else the "
+                        "verified lookup of li_adger.sources: ../shared/data/thesis-outputs, cache, download)")  # fmt: skip
     p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
                    help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
     p.set_defaults(func=run_reproduce)
