@@ -247,7 +247,7 @@ def run_benchmarks(
     causal_context_token: str | None = None,
     long_text: str | None = None,
     threads: int | None = None,
-    token_budget: int = 4096,
+    token_budget: int | None = None,
     minicons_batch_size: int = 1,
     causal_batch_size: int = 64,
     warmup: int = 4,
@@ -293,6 +293,10 @@ def run_benchmarks(
 
     sentences = list(sentences)
     threads = threads or torch.get_num_threads()
+    if token_budget is None:
+        from baselines.mlm import default_token_budget
+
+        token_budget = default_token_budget("cpu")
     torch.set_num_threads(threads)
     machine = _machine(threads)
     if rounds < 1:
@@ -620,7 +624,7 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     >>> bench = add_bench_parser(parser.add_subparsers(dest="command"))
     >>> args = parser.parse_args(["bench", "--n-sentences", "20"])
     >>> args.n_sentences, args.token_budget, args.causal_model
-    (20, 4096, 'smollm2')
+    (20, None, 'smollm2')
     """
     p = subparsers.add_parser(
         "bench",
@@ -630,7 +634,9 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--n-sentences", type=int, default=200, help="LI-Adger sentences (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sentence subset (default 0)")
     p.add_argument("--threads", type=int, help="torch threads (default: torch's default)")
-    p.add_argument("--token-budget", type=int, default=4096, help="our PLL token budget")
+    p.add_argument(
+        "--token-budget", type=int, default=None, help="our PLL token budget (default: the CPU's)"
+    )
     p.add_argument(
         "--minicons-batch-size",
         type=int,
@@ -708,7 +714,8 @@ def run_bench(args: argparse.Namespace) -> int:
         "rounds",
         "matmul_size",
     ):
-        if getattr(args, name) < 1:
+        value = getattr(args, name)
+        if value is not None and value < 1:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= 1 (got {getattr(args, name)})")
     if args.long_min_tokens < 0 or args.warmup < 0:
         raise SystemExit("--long-min-tokens and --warmup must be >= 0")

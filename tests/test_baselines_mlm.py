@@ -209,6 +209,24 @@ def test_long_sentence_within_budget(bert_dir):
     assert result.logprobs[::16] == pytest.approx(expected, abs=1e-5)
 
 
+def test_default_budget_is_small_on_cpu_and_widens_for_a_long_sentence(bert_dir):
+    short, long = SENTENCES[1], " ".join(["the keys to the cabinet are on the table"] * 32) + "."
+    scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
+    assert scorer.token_budget == 256
+    n_long = len(scorer.tokenizer(long)["input_ids"])
+    assert n_long > 256
+    seen, hook = input_ids_seen(scorer)
+    scores = scorer.score([short, long])
+    hook.remove()
+    # each pass holds at most one copy of the long sentence, or 256 tokens of short ones
+    assert all(b.numel() <= max(256, n_long) for b in seen)
+    assert all(b.shape[0] == 1 for b in seen if b.shape[1] > 256)
+    wide = MaskedLMScorer(bert_dir, device="cpu", token_budget=4096, progress=False)
+    assert scores == pytest.approx(wide.score([short, long]), abs=1e-5)
+    with pytest.raises(ValueError, match="token_budget"):
+        MaskedLMScorer(bert_dir, device="cpu", token_budget=256, progress=False).score([long])
+
+
 def test_order_and_duplicates_do_not_change_scores(bert_dir):
     scorer = MaskedLMScorer(bert_dir, device="cpu", token_budget=64, progress=False)
     forward = scorer.score(SENTENCES)
