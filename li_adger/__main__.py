@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 
 from li_adger import builder, hub
@@ -52,18 +51,9 @@ def _print_build(data_dir, as_json: bool) -> None:
 def _push(args: argparse.Namespace) -> str:
     from li_adger.publish import stage_dataset
 
-    hub.check_repo_id(args.repo_id)
-    with tempfile.TemporaryDirectory(prefix="li_adger-hub-") as tmp:
-        staged = stage_dataset(tmp, data_dir=args.data_dir)
-        result = hub.publish_folder(
-            staged,
-            args.repo_id,
-            repo_type="dataset",
-            private=args.private,
-            token=args.token,
-            commit_message=args.commit_message,
-            dry_run_dir=args.dry_run,
-        )
+    result = hub.push_staged(
+        args, lambda tmp: stage_dataset(tmp, data_dir=args.data_dir), repo_type="dataset"
+    )
     return hub.report_result(result)
 
 

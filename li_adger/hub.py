@@ -15,6 +15,8 @@ import argparse
 import os
 import re
 import shutil
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -244,3 +246,36 @@ def report_result(result: PublishResult) -> str:
             f"in {result.folder} (dry run, nothing uploaded): {', '.join(result.files)}"
         )
     return f"uploaded {len(result.files)} files to {result.url}: {', '.join(result.files)}"
+
+
+def push_staged(
+    args: argparse.Namespace, stage: Callable[[Path], Path], *, repo_type: str
+) -> PublishResult:
+    """Stage a folder with ``stage(tmp)`` and publish it with the ``push`` options in ``args``.
+
+    ``args`` holds what :func:`add_push_arguments` defines. The repo id is checked before
+    anything is staged.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp()) / "staged"
+    >>> args = argparse.Namespace(repo_id="me/toy", private=False, token=None,
+    ...                           commit_message=None, dry_run=str(out))
+    >>> def stage(tmp):
+    ...     (tmp / "README.md").write_text("# toy")
+    ...     return tmp
+    >>> push_staged(args, stage, repo_type="dataset").files
+    ['README.md']
+    """
+    check_repo_id(args.repo_id)
+    with tempfile.TemporaryDirectory(prefix="hub-stage-") as tmp:
+        return publish_folder(
+            stage(Path(tmp)),
+            args.repo_id,
+            repo_type=repo_type,
+            private=args.private,
+            token=args.token,
+            commit_message=args.commit_message,
+            dry_run_dir=args.dry_run,
+        )

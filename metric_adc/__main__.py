@@ -197,25 +197,17 @@ def run_reproduce(args: argparse.Namespace) -> int:
 
 def run_push(args: argparse.Namespace) -> int:
     """``push``: stage the ``evaluate`` module's Space folder and upload it (or ``--dry-run``)."""
-    import tempfile
 
     from li_adger import hub
     from metric_adc.publish import stage_metric
 
-    hub.check_repo_id(args.repo_id)
-    with tempfile.TemporaryDirectory(prefix="metric_adc-hub-") as tmp:
-        staged = stage_metric(
+    result = hub.push_staged(
+        args,
+        lambda tmp: stage_metric(
             tmp, module_name=args.repo_id.split("/")[1], requirement=args.requirement
-        )
-        result = hub.publish_folder(
-            staged,
-            args.repo_id,
-            repo_type="space",
-            private=args.private,
-            token=args.token,
-            commit_message=args.commit_message,
-            dry_run_dir=args.dry_run,
-        )
+        ),
+        repo_type="space",
+    )
     print(hub.report_result(result))
     return 0
 

@@ -74,7 +74,6 @@ def push(argv: Sequence[str]) -> int:
     >>> push(["not a repo id", "--dry-run", "out"])  # the error goes to stderr
     2
     """
-    import tempfile
 
     from li_adger import hub
     from space.publish import DEFAULT_REQUIREMENT, stage_space
@@ -91,18 +90,9 @@ def push(argv: Sequence[str]) -> int:
     )
     args = p.parse_args(argv)
     try:
-        hub.check_repo_id(args.repo_id)
-        with tempfile.TemporaryDirectory(prefix="space-hub-") as tmp:
-            staged = stage_space(tmp, requirement=args.requirement)
-            result = hub.publish_folder(
-                staged,
-                args.repo_id,
-                repo_type="space",
-                private=args.private,
-                token=args.token,
-                commit_message=args.commit_message,
-                dry_run_dir=args.dry_run,
-            )
+        result = hub.push_staged(
+            args, lambda tmp: stage_space(tmp, requirement=args.requirement), repo_type="space"
+        )
     except (hub.HubError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
