@@ -29,13 +29,17 @@ def li_adger_tables(li_adger_data_dir) -> dict[str, pd.DataFrame]:
     }
 
 
+def copy_sources(relpaths, root: Path) -> Path:
+    """Copy the shared source files ``relpaths`` into ``root``, keeping the shared/data layout."""
+    for rel in relpaths:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SHARED_DATA / rel, root / rel)
+    return root
+
+
 @pytest.fixture
 def source_copy(tmp_path) -> Path:
     """A private copy of the LI-Adger build sources (layout of shared/data), safe to modify."""
     from li_adger.sources import BUILD_FILES
 
-    root = tmp_path / "source"
-    for rel in BUILD_FILES:
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SHARED_DATA / rel, root / rel)
-    return root
+    return copy_sources(BUILD_FILES, tmp_path / "source")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_DATA, copy_sources
 
 from li_adger import sources
 from li_adger.sources import (
@@ -22,7 +22,7 @@ from li_adger.sources import (
 )
 from metric_adc import report, thesis
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED = SHARED_DATA
 FILES = [*THESIS_OUTPUT_FILES, thesis.JUDGEMENTS]
 PAIR_FILE = f"thesis-outputs/{thesis.PAIRS_FILE}"
 
@@ -30,11 +30,7 @@ PAIR_FILE = f"thesis-outputs/{thesis.PAIRS_FILE}"
 @pytest.fixture
 def thesis_copy(tmp_path) -> Path:
     """A private copy of the thesis files in the layout of shared/data, safe to modify."""
-    root = tmp_path / "source"
-    for rel in FILES:
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SHARED / rel, root / rel)
-    return root
+    return copy_sources(FILES, tmp_path / "source")
 
 
 @pytest.fixture
