@@ -21,7 +21,9 @@ Conventions (they change numbers, so they are fixed and tested):
 
 All masked copies of all sentences form one stream, cut into forward passes so that
 ``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
-so each pass pads to (nearly) its own length and the largest pass comes first.
+so each pass pads to (nearly) its own length and the largest pass comes first. The output
+head is applied at the scored positions only, and for BERT-style encoders so is most of the
+last layer (:mod:`baselines.mlm_last_layer`).
 
 Examples
 --------
@@ -39,6 +41,7 @@ from typing import Any
 
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
+from baselines.mlm_last_layer import hidden_at_positions, supports_scored_positions
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
 
@@ -98,10 +101,11 @@ def mask_plan(
     return plan
 
 
-#: Default tokens per forward pass. On a CPU small passes stay in cache: on a 2-core Xeon,
-#: BERT-base PLL ran at 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096
-#: (docs/benchmarks.md). On a GPU large passes keep the device busy.
-CPU_TOKEN_BUDGET = 256
+#: Default tokens per forward pass. On a CPU small passes stay in cache: BERT-base PLL ran at
+#: 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096 on a 2-core Xeon; on a 2-core
+#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/benchmarks.md).
+#: On a GPU large passes keep the device busy.
+CPU_TOKEN_BUDGET = 512
 GPU_TOKEN_BUDGET = 4096
 
 
@@ -111,7 +115,7 @@ def default_token_budget(device: str | object) -> int:
     Examples
     --------
     >>> default_token_budget("cpu"), default_token_budget("cuda")
-    (256, 4096)
+    (512, 4096)
     """
     kind = getattr(device, "type", str(device).split(":")[0])
     return GPU_TOKEN_BUDGET if kind == "cuda" else CPU_TOKEN_BUDGET
@@ -164,7 +168,7 @@ class MaskedLMScorer:
     token_budget:
         Upper bound on ``copies × padded length`` per forward pass; bounds memory for any
         sentence length. The logits of one pass take at most ``token_budget × vocabulary``
-        floats. ``None`` (default): :func:`default_token_budget` of the device (256 tokens on
+        floats. ``None`` (default): :func:`default_token_budget` of the device (512 tokens on
         a CPU, 4096 on a GPU), raised to one copy's length for a longer sentence.
     precision:
         ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
@@ -239,6 +243,11 @@ class MaskedLMScorer:
         except (ValueError, ImportError):  # the architecture does not support SDPA
             model = AutoModelForMaskedLM.from_pretrained(model_name_or_path, dtype=self.dtype)
         self.model = model.to(self.device).eval()
+        self._head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
+        # the last layer at the scored positions only: where the head is ours to apply too
+        self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
+            self.model
+        )
         self.max_length = max_sequence_length(self.model.config, self.tokenizer)
         self._torch = torch
 
@@ -278,6 +287,7 @@ class MaskedLMScorer:
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
+            "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
             "versions": library_versions(),
         }
 
@@ -311,7 +321,7 @@ class MaskedLMScorer:
         passes = plan_passes(lengths, budget)
         pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         mask_id = self.tokenizer.mask_token_id
-        head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
+        head_name = self._head_name
         out: dict[tuple[int, int], float] = {}
         bar = tqdm(
             passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
@@ -338,7 +348,10 @@ class MaskedLMScorer:
                 inputs = {k: v.to(self.device) for k, v in inputs.items()}
                 rows = torch.arange(len(chunk), device=self.device)
                 positions = torch.tensor([c.position for c in chunk], device=self.device)
-                if head_name is not None:
+                if self._last_layer_scored_only:
+                    hidden = hidden_at_positions(self.model, inputs, positions)
+                    logits = getattr(self.model, head_name)(hidden)
+                elif head_name is not None:
                     hidden = self.model.base_model(**inputs)[0]
                     logits = getattr(self.model, head_name)(hidden[rows, positions])
                 else:

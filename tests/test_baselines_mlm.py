@@ -121,11 +121,33 @@ def test_equals_naive_loop(which, variant, request):
     assert scorer.score(SENTENCES) == pytest.approx([r.total for r in results], abs=1e-9)
 
 
-def test_full_forward_fallback_equals_head_only_path(bert_dir, monkeypatch):
-    scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
-    with_head = scorer.score(SENTENCES)
+@pytest.mark.parametrize("which", ["bert", "roberta"])
+def test_the_three_forward_paths_agree(which, request, monkeypatch):
+    """Last layer at the scored positions only, head only there, and the full forward pass."""
+    folder = request.getfixturevalue(f"{which}_dir")
+    scorer = MaskedLMScorer(folder, device="cpu", token_budget=64, progress=False)
+    assert scorer.metadata()["last_layer"] == "scored positions only"
+    calls = []
+    real = mlm.hidden_at_positions
+    monkeypatch.setattr(mlm, "hidden_at_positions", lambda *a: calls.append(1) or real(*a))
+    scored_only = scorer.score(SENTENCES)
+    n_calls = len(calls)
+    assert n_calls > 0  # the scored-positions path really ran
+    monkeypatch.setattr(scorer, "_last_layer_scored_only", False)
+    head_only = scorer.score(SENTENCES)
+    monkeypatch.setattr(scorer, "_head_name", None)
+    full = scorer.score(SENTENCES)
+    assert len(calls) == n_calls  # and not on the other two paths
+    assert scored_only == pytest.approx(full, abs=1e-5)
+    assert head_only == pytest.approx(full, abs=1e-5)
+
+
+def test_models_without_a_known_head_run_the_full_forward(bert_dir, monkeypatch):
     monkeypatch.setattr(mlm, "_HEAD_ATTRIBUTE", {})
-    assert scorer.score(SENTENCES) == pytest.approx(with_head, abs=1e-5)
+    scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
+    assert scorer.metadata()["last_layer"] == "full"
+    expected = [sum(naive_pll(bert_dir, s, "original")) for s in SENTENCES[:3]]
+    assert scorer.score(SENTENCES[:3]) == pytest.approx(expected, abs=1e-4)
 
 
 def test_special_tokens_never_masked_or_scored(bert_dir):
@@ -209,22 +231,24 @@ def test_long_sentence_within_budget(bert_dir):
     assert result.logprobs[::16] == pytest.approx(expected, abs=1e-5)
 
 
-def test_default_budget_is_small_on_cpu_and_widens_for_a_long_sentence(bert_dir):
+def test_default_budget_is_small_on_cpu_and_widens_for_a_long_sentence(bert_dir, monkeypatch):
+    budget = 128  # the CPU default, lowered below the long sentence
+    monkeypatch.setattr(mlm, "CPU_TOKEN_BUDGET", budget)
     short, long = SENTENCES[1], " ".join(["the keys to the cabinet are on the table"] * 32) + "."
     scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
-    assert scorer.token_budget == 256
+    assert scorer.token_budget == budget
     n_long = len(scorer.tokenizer(long)["input_ids"])
-    assert n_long > 256
+    assert n_long > budget
     seen, hook = input_ids_seen(scorer)
     scores = scorer.score([short, long])
     hook.remove()
-    # each pass holds at most one copy of the long sentence, or 256 tokens of short ones
-    assert all(b.numel() <= max(256, n_long) for b in seen)
-    assert all(b.shape[0] == 1 for b in seen if b.shape[1] > 256)
+    # each pass holds at most one copy of the long sentence, or `budget` tokens of short ones
+    assert all(b.numel() <= max(budget, n_long) for b in seen)
+    assert all(b.shape[0] == 1 for b in seen if b.shape[1] > budget)
     wide = MaskedLMScorer(bert_dir, device="cpu", token_budget=4096, progress=False)
     assert scores == pytest.approx(wide.score([short, long]), abs=1e-5)
     with pytest.raises(ValueError, match="token_budget"):
-        MaskedLMScorer(bert_dir, device="cpu", token_budget=256, progress=False).score([long])
+        MaskedLMScorer(bert_dir, device="cpu", token_budget=budget, progress=False).score([long])
 
 
 def test_order_and_duplicates_do_not_change_scores(bert_dir):
