@@ -12,22 +12,28 @@ the same number of threads:
 2. **causal**: :class:`baselines.causal.CausalLMScorer` against minicons
    ``IncrementalLMScorer`` on SmolLM2-135M (real weights, :mod:`baselines.smollm2`), both
    conditioning the first word on the same context token, in the same batch size;
-3. **FLOP/s**: the useful FLOPs of the scoring forward passes (:mod:`baselines.bench_flops`)
-   per second, as a fraction of ``torch.matmul`` fp32 FLOP/s measured in the same run;
+3. **FLOP/s and the limit**: the useful FLOPs of the scoring forward passes
+   (:mod:`baselines.bench_flops`) per second, as a fraction of ``torch.matmul`` fp32 FLOP/s
+   measured in the same run; and the limit that rate sets: the time every useful FLOP would
+   take at the matmul rate, and so the largest speed-up over minicons any exact scorer could
+   reach on this machine;
 4. **one long sentence** (LI-Adger sentences joined to 300+ word pieces): peak memory of our
    PLL with its token budget against minicons, which runs every masked copy in one pass;
    minicons runs under a memory cap so that it fails cleanly instead of exhausting a shared
    machine.
 
 Every measurement runs in a fresh process (:mod:`baselines.bench_measure`): peak memory is the
-resident-set high-water mark during scoring above the memory held before it. The last printed
-line holds the ratios. :func:`run_benchmarks` returns every figure as a dict.
+resident-set high-water mark during scoring above the memory held before it (on a GPU, the
+device memory torch allocated). Everything runs on one device, ``--device`` (``auto``: the
+GPU when there is one), and our scorers in one precision, ``--precision`` (default ``fp32``,
+minicons's, so that scores can be compared). The last printed line holds the ratios.
+:func:`run_benchmarks` returns every figure as a dict.
 
 Examples
 --------
->>> format_ratio_line({"pll": {"speedup": 2.5, "max_abs_diff": 3e-6}, "causal": None,
-...                    "long": None, "matmul_flops": 2e11})
-'ratios: PLL speed 2.50x minicons (max |Δ| 3.0e-06) | causal skipped | long sentence skipped'
+>>> format_ratio_line({"pll": {"speedup": 2.5, "max_abs_diff": 3e-6, "limit_speedup": 4.0},
+...                    "causal": None, "long": None, "matmul_flops": 2e11})
+'ratios: PLL speed 2.50x minicons (limit 4.00x; max |Δ| 3.0e-06) | causal skipped | long sentence skipped'
 """
 
 from __future__ import annotations
@@ -50,8 +56,10 @@ from baselines.bench_flops import (
     measure_matmul_flops,
     pll_flops,
     spec_from_config,
+    speed_limit,
 )
 from baselines.bench_measure import measure
+from li_adger.atomic import atomic_write_text
 
 __all__ = [
     "add_bench_parser",
@@ -180,7 +188,7 @@ def long_sentence(sentences: Sequence[str], tokenizer: Any, *, min_tokens: int =
     )
 
 
-def _machine(threads: int) -> dict[str, Any]:
+def _machine(threads: int, device: str) -> dict[str, Any]:
     import torch
     import transformers
 
@@ -199,10 +207,13 @@ def _machine(threads: int) -> dict[str, Any]:
         ram = None
     from importlib.metadata import version
 
+    gpu = torch.cuda.get_device_name(device) if device.startswith("cuda") else None
     return {
         "cpus": os.cpu_count(),
         "cpu": cpu,
         "ram_bytes": ram,
+        "device": device,
+        "gpu": gpu,
         "threads": threads,
         "python": platform.python_version(),
         "torch": torch.__version__,
@@ -228,14 +239,30 @@ def _side(result: dict[str, Any], n_sentences: int, flops: int, matmul: float) -
 def _compare(
     ours: dict[str, Any], theirs: dict[str, Any], n: int, flops: int, matmul: float
 ) -> dict[str, Any]:
+    """Both tools' figures, the speed ratio, and the limit the matmul rate puts on it.
+
+    ``limit_seconds`` is the time every useful FLOP would take at the matmul rate;
+    ``limit_speedup`` = minicons's time / ``limit_seconds`` bounds the speed-up any exact
+    scorer can reach over minicons on this machine.
+
+    Examples
+    --------
+    >>> side = {"seconds": 4.0, "scores": [-1.0, -2.0], "peak_bytes": 0, "load_seconds": 1.0}
+    >>> r = _compare({**side, "seconds": 2.0}, side, n=2, flops=10**11, matmul=1e11)
+    >>> r["speedup"], r["limit_seconds"], r["limit_speedup"], r["max_abs_diff"]
+    (2.0, 1.0, 4.0, 0.0)
+    """
     diffs = [abs(a - b) for a, b in zip(ours["scores"], theirs["scores"], strict=True)]
     a, b = _side(ours, n, flops, matmul), _side(theirs, n, flops, matmul)
+    limit = speed_limit(flops, matmul)
     return {
         "ours": a,
         "minicons": b,
         "speedup": b["seconds"] / a["seconds"],
         "max_abs_diff": max(diffs),
         "flops": flops,
+        "limit_seconds": limit,
+        "limit_speedup": b["seconds"] / limit,
     }
 
 
@@ -247,6 +274,8 @@ def run_benchmarks(
     causal_context_token: str | None = None,
     long_text: str | None = None,
     threads: int | None = None,
+    device: str = "cpu",
+    precision: str = "fp32",
     token_budget: int | None = None,
     minicons_batch_size: int = 1,
     causal_batch_size: int = 64,
@@ -261,8 +290,10 @@ def run_benchmarks(
     ``mlm_model`` is a local BERT-style masked-LM folder (e.g. from :func:`build_random_mlm`);
     ``causal_model`` a local causal-LM folder (``None`` skips the causal comparison) whose
     first word both tools condition on ``causal_context_token``; ``long_text`` the long
-    sentence (``None`` skips it). ``minicons_batch_size`` is the number of sentences per
-    minicons PLL call (all their masked copies go in one forward pass);
+    sentence (``None`` skips it). Everything runs on ``device`` (``"auto"``, ``"cpu"`` or
+    ``"cuda[:N]"``), our scorers in ``precision``; ``token_budget`` defaults to the device's
+    (:func:`baselines.mlm.default_token_budget`). ``minicons_batch_size`` is the number of
+    sentences per minicons PLL call (all their masked copies go in one forward pass);
     ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
     memory the minicons long-sentence run may add.
 
@@ -276,7 +307,8 @@ def run_benchmarks(
     ``causal`` (``None`` when skipped), ``long`` (``None`` when skipped) and ``targets``.
     ``pll`` and ``causal`` hold ``ours`` and ``minicons`` (``seconds``, ``sentences_per_s``,
     ``peak_bytes``, ``flops_per_s``, ``fraction_of_matmul``, ``load_seconds``), ``speedup``
-    (minicons time / our time), ``max_abs_diff`` and ``flops``.
+    (minicons time / our time), ``max_abs_diff``, ``flops``, ``limit_seconds`` and
+    ``limit_speedup`` (see :func:`_compare`).
 
     Examples
     --------
@@ -291,14 +323,17 @@ def run_benchmarks(
     from tqdm.auto import tqdm
     from transformers import AutoConfig, AutoTokenizer
 
+    from baselines.device import inference_dtype, resolve_device
+    from baselines.mlm import default_token_budget
+
     sentences = list(sentences)
+    device = str(resolve_device(device))
+    inference_dtype(torch.device(device), precision)  # a bad precision fails here, not in a child
     threads = threads or torch.get_num_threads()
     if token_budget is None:
-        from baselines.mlm import default_token_budget
-
-        token_budget = default_token_budget("cpu")
+        token_budget = default_token_budget(device)
     torch.set_num_threads(threads)
-    machine = _machine(threads)
+    machine = _machine(threads, device)
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1 (got {rounds})")
     # a matmul and two tools per round and comparison, then two long-sentence runs
@@ -308,13 +343,13 @@ def run_benchmarks(
 
     def step(label: str, request: dict[str, Any]) -> dict[str, Any]:
         bar.set_postfix_str(label)
-        result = measure({"threads": threads, "device": "cpu", **request})
+        result = measure({"threads": threads, "device": device, **request})
         bar.update()
         return result
 
     def matmul_round() -> None:
         bar.set_postfix_str("matmul")
-        matmuls.append(measure_matmul_flops(matmul_size))
+        matmuls.append(measure_matmul_flops(matmul_size, device=device, precision=precision))
         bar.update()
 
     def best_of_rounds(
@@ -342,17 +377,17 @@ def run_benchmarks(
     common = {"model": mlm_model, "sentences": sentences, "warmup": sentences[:warmup]}
     ours, theirs = best_of_rounds(
         "PLL",
-        {"tool": "ours-mlm", "token_budget": token_budget, **common},
+        {"tool": "ours-mlm", "token_budget": token_budget, "precision": precision, **common},
         {"tool": "minicons-mlm", "batch_size": minicons_batch_size, **common},
     )
-    pll = _compare(ours, theirs, len(sentences), flops, max(matmuls))
-    pll.update(
+    pll: dict[str, Any] = dict(
         model={"path": mlm_model, "parameters": _parameter_count(mlm_config)},
         masked_tokens=sum(n - 2 for n in lengths),
         ours_padding_fraction=_padding_fraction(lengths, token_budget),
         token_budget=token_budget,
         minicons_batch_size=minicons_batch_size,
     )
+    measured = [(pll, ours, theirs, flops)]
 
     causal = None
     if causal_model is not None:
@@ -373,19 +408,23 @@ def run_benchmarks(
             "bos_token": causal_context_token,
         }
         c_ours, c_theirs = best_of_rounds(
-            "causal", {"tool": "ours-causal", **request}, {"tool": "minicons-causal", **request}
+            "causal",
+            {"tool": "ours-causal", "precision": precision, **request},
+            {"tool": "minicons-causal", **request},
         )
-        causal = _compare(c_ours, c_theirs, len(sentences), c_flops, max(matmuls))
-        causal.update(
+        causal = dict(
             model={"path": str(causal_model), "parameters": _parameter_count(causal_config)},
             context_token=causal_context_token,
             batch_size=causal_batch_size,
         )
+        measured.append((causal, c_ours, c_theirs, c_flops))
 
     long = None
     if long_text is not None:
         n_tokens = len(mlm_tokenizer(long_text)["input_ids"])
-        rows = max(1, token_budget // n_tokens)
+        # a budget below one copy is widened to one copy, as the scorer's own default is
+        long_budget = max(token_budget, n_tokens)
+        rows = long_budget // n_tokens
         budget = activation_bytes(
             mlm_config, rows=rows, length=n_tokens, logit_positions=rows * n_tokens
         )
@@ -396,14 +435,17 @@ def run_benchmarks(
             logit_positions=(n_tokens - 2) * n_tokens,
         )
         request = {"model": mlm_model, "sentences": [long_text], "warmup": sentences[:warmup]}
-        l_ours = step("long ours", {"tool": "ours-mlm", "token_budget": token_budget, **request})
+        l_ours = step(
+            "long ours",
+            {"tool": "ours-mlm", "token_budget": long_budget, "precision": precision, **request},
+        )
         l_theirs = step(
             "long minicons",
             {"tool": "minicons-mlm", "batch_size": 1, "cap_bytes": long_cap_bytes, **request},
         )
         long = {
             "tokens": n_tokens,
-            "token_budget": token_budget,
+            "token_budget": long_budget,
             "budget_bytes": budget,
             "minicons_estimated_bytes": everything,
             "cap_bytes": long_cap_bytes,
@@ -424,10 +466,14 @@ def run_benchmarks(
             ),
         }
     bar.close()
+    # every fraction and limit against the one matmul rate reported: the best of all rounds
+    for section, a, b, n_flops in measured:
+        section.update(_compare(a, b, len(sentences), n_flops, max(matmuls)))
     machine["load_average_end"] = os.getloadavg()[0]
     result = {
         "machine": machine,
         "rounds": rounds,
+        "precision": precision,
         "matmul_flops": max(matmuls),
         "matmul_size": matmul_size,
         "n_sentences": len(sentences),
@@ -476,6 +522,7 @@ def _targets(result: dict[str, Any]) -> dict[str, bool | None]:
     bound = TARGETS["max_abs_diff"]
     return {
         "pll_speedup": pll["speedup"] >= TARGETS["pll_speedup"],
+        "pll_speedup_within_limit": pll["limit_speedup"] >= TARGETS["pll_speedup"],
         "pll_scores_agree": pll["max_abs_diff"] <= bound,
         "causal_speedup": None
         if causal is None
@@ -513,6 +560,10 @@ def _table(section: dict[str, Any]) -> list[str]:
     lines.append(
         f"  speed ratio {section['speedup']:.2f}x minicons, max |Δscore| {section['max_abs_diff']:.1e}"
     )
+    lines.append(
+        f"  limit: every useful FLOP at the matmul rate would take {section['limit_seconds']:.2f} s,"
+        f"; minicons takes {section['limit_speedup']:.2f}x that"
+    )
     return lines
 
 
@@ -524,25 +575,31 @@ def format_report(result: dict[str, Any]) -> str:
     >>> side = {"seconds": 2.0, "sentences_per_s": 5.0, "peak_bytes": 2**20,
     ...         "flops_per_s": 1e9, "fraction_of_matmul": 0.01}
     >>> r = {"machine": {"cpus": 2, "cpu": "X", "ram_bytes": 2**30, "threads": 2,
+    ...                  "device": "cpu", "gpu": None,
     ...                  "torch": "2", "transformers": "5", "minicons": "0.3",
     ...                  "load_average_start": 1.0, "load_average_end": 1.5},
     ...      "matmul_flops": 1e11, "matmul_size": 64, "n_sentences": 10, "rounds": 1,
+    ...      "precision": "fp32",
     ...      "pll": {"ours": side, "minicons": side, "speedup": 1.0, "max_abs_diff": 0.0,
+    ...              "limit_seconds": 0.02, "limit_speedup": 100.0,
     ...              "model": {"parameters": 10}, "masked_tokens": 50, "token_budget": 64,
     ...              "minicons_batch_size": 1, "ours_padding_fraction": 0.0},
     ...      "causal": None, "long": None}
     >>> print(format_report(r).splitlines()[-1])
-    ratios: PLL speed 1.00x minicons (max |Δ| 0.0e+00), 1% of matmul FLOP/s | causal skipped | ...
+    ratios: PLL speed 1.00x minicons (limit 100.00x; max |Δ| 0.0e+00), 1% of matmul FLOP/s | ...
     """
     m = result["machine"]
     ram = "?" if m["ram_bytes"] is None else f"{m['ram_bytes'] / _GIB:.1f} GiB"
     size = result["matmul_size"]
+    on = f"GPU {m['gpu']} ({m['device']})" if m.get("gpu") else "the CPU"
     lines = [
         f"machine: {m['cpus']} CPUs ({m['cpu']}), {ram} RAM, {m['threads']} torch threads, "
         f"torch {m['torch']}, transformers {m['transformers']}, minicons {m['minicons']}",
+        f"device: {on}; our scorers in {result.get('precision', 'fp32')}, minicons in fp32",
         f"load average (1 min): {m['load_average_start']:.2f} at start, "
         f"{m['load_average_end']:.2f} at end",
-        f"matmul fp32 {size}x{size}: {result['matmul_flops'] / 1e9:,.1f} GFLOP/s (best of 5 "
+        f"matmul {result.get('precision', 'fp32')} {size}x{size}: "
+        f"{result['matmul_flops'] / 1e9:,.1f} GFLOP/s (best of 5 "
         f"per round); {result['rounds']} round(s), each tool's fastest kept",
     ]
     pll = result["pll"]
@@ -588,7 +645,8 @@ def format_report(result: dict[str, Any]) -> str:
 def format_ratio_line(result: dict[str, Any]) -> str:
     """The single last line: speed ratios, score agreement and the long-sentence memory."""
     pll = result["pll"]
-    parts = [f"PLL speed {pll['speedup']:.2f}x minicons (max |Δ| {pll['max_abs_diff']:.1e})"]
+    limit = f"limit {pll['limit_speedup']:.2f}x; " if "limit_speedup" in pll else ""
+    parts = [f"PLL speed {pll['speedup']:.2f}x minicons ({limit}max |Δ| {pll['max_abs_diff']:.1e})"]
     if pll.get("ours", {}).get("fraction_of_matmul") is not None:
         parts[0] += f", {100 * pll['ours']['fraction_of_matmul']:.0f}% of matmul FLOP/s"
     causal = result["causal"]
@@ -634,6 +692,17 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--n-sentences", type=int, default=200, help="LI-Adger sentences (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sentence subset (default 0)")
     p.add_argument("--threads", type=int, help="torch threads (default: torch's default)")
+    p.add_argument(
+        "--device",
+        default="auto",
+        help="'auto' (default: the GPU when there is one), 'cpu' or 'cuda[:N]'; both tools",
+    )
+    p.add_argument(
+        "--precision",
+        choices=("fp32", "bf16", "fp16"),
+        default="fp32",
+        help="our scorers' precision (default fp32, minicons's: scores comparable)",
+    )
     p.add_argument(
         "--token-budget", type=int, default=None, help="our PLL token budget (default: the CPU's)"
     )
@@ -697,13 +766,6 @@ def _causal_source(name: str, token: str | None) -> tuple[str | None, str | None
     return name, token
 
 
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def run_bench(args: argparse.Namespace) -> int:
     """Run the ``bench`` command: build the random BERT, measure, print, optionally save JSON."""
     for name in (
@@ -744,6 +806,8 @@ def run_bench(args: argparse.Namespace) -> int:
             causal_context_token=context_token,
             long_text=long_text,
             threads=args.threads,
+            device=args.device,
+            precision=args.precision,
             token_budget=args.token_budget,
             minicons_batch_size=args.minicons_batch_size,
             causal_batch_size=args.causal_batch_size,
@@ -759,7 +823,7 @@ def run_bench(args: argparse.Namespace) -> int:
             shutil.rmtree(work, ignore_errors=True)
     print(format_report(result), flush=True)
     if args.json:
-        _write_json(args.json, result)
+        atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
     return 0
 
 

@@ -21,6 +21,19 @@ vocabulary of ``V``); for a Llama-style layer with grouped-query attention
 ``P = 2 d² + 2 d d_kv + 3 d f`` (Q, O, K, V and the three SwiGLU matrices) and ``H = d V``.
 The attention term counts the full ``L × L`` score matrix for causal models too.
 
+The last layer's output is needed only where a token is scored; at the other ``rows·L − k``
+positions it needs only the keys and values (``K`` weight parameters: ``2 d²`` for BERT,
+``2 d d_kv`` for Llama). A PLL, which reads one position per row, therefore needs less::
+
+    pll = flops − (2 * (P − K) + 4 * d * L) * (rows * L − k)
+
+(:func:`pll_flops`; :mod:`baselines.mlm_last_layer` does exactly that much work). A causal
+log-probability reads every position but the last, so it needs the whole pass.
+
+:func:`speed_limit` turns a count into the best time this machine allows: every useful FLOP
+at the measured matmul rate. A tool's time against that limit bounds the speed-up any exact
+scorer can reach over it on this machine.
+
 Memory: :func:`activation_bytes` estimates the largest activations alive at once in one
 fp32 forward pass of a BERT-style encoder (an estimate, not a measurement; the benchmark
 measures)::
@@ -38,8 +51,9 @@ a causal log-probability runs one row and reads the head at every position.
 
 Examples
 --------
->>> spec = ModelSpec(n_layers=2, hidden=4, layer_params=100, head_params=50)
->>> pll_flops(spec, [3]) == 2 * 100 * 2 * 3 + 4 * 2 * 4 * 3 * 3 + 2 * 50 * 1  # 1 masked copy
+>>> spec = ModelSpec(n_layers=2, hidden=4, layer_params=100, head_params=50, kv_params=30)
+>>> full = 2 * 100 * 2 * 3 + 4 * 2 * 4 * 3 * 3 + 2 * 50 * 1  # 1 masked copy of 3 tokens
+>>> pll_flops(spec, [3]) == full - (2 * (100 - 30) + 4 * 4 * 3) * 2  # 2 positions unread
 True
 """
 
@@ -58,6 +72,7 @@ __all__ = [
     "measure_matmul_flops",
     "pll_flops",
     "spec_from_config",
+    "speed_limit",
 ]
 
 
@@ -75,6 +90,8 @@ class ModelSpec:
         Weight parameters in one layer's matrix multiplications, ``P``.
     head_params:
         Weight parameters of the output head applied at one scored position, ``H``.
+    kv_params:
+        Weight parameters of one layer's key and value projections, ``K`` (part of ``P``).
 
     Examples
     --------
@@ -86,6 +103,7 @@ class ModelSpec:
     hidden: int
     layer_params: int
     head_params: int
+    kv_params: int = 0
 
 
 def _get(config: Mapping[str, Any], key: str) -> int:
@@ -105,8 +123,8 @@ def spec_from_config(config: Any) -> ModelSpec:
     >>> bert_base = {"model_type": "bert", "hidden_size": 768, "intermediate_size": 3072,
     ...              "num_hidden_layers": 12, "vocab_size": 30522}
     >>> s = spec_from_config(bert_base)
-    >>> s.layer_params, s.head_params
-    (7077888, 24030720)
+    >>> s.layer_params, s.head_params, s.kv_params
+    (7077888, 24030720, 1179648)
     >>> spec_from_config({"model_type": "t5"})
     Traceback (most recent call last):
     ...
@@ -119,6 +137,7 @@ def spec_from_config(config: Any) -> ModelSpec:
         d = _get(cfg, "hidden_size")
         f = _get(cfg, "intermediate_size")
         layer = 4 * d * d + 2 * d * f
+        kv = 2 * d * d
         head = d * d + d * _get(cfg, "vocab_size")
     elif model_type in ("llama", "mistral", "qwen2"):
         d = _get(cfg, "hidden_size")
@@ -126,14 +145,19 @@ def spec_from_config(config: Any) -> ModelSpec:
         n_heads = _get(cfg, "num_attention_heads")
         head_dim = int(cfg.get("head_dim") or d // n_heads)
         n_kv = int(cfg.get("num_key_value_heads") or n_heads)
-        layer = d * n_heads * head_dim * 2 + 2 * d * n_kv * head_dim + 3 * d * f
+        kv = 2 * d * n_kv * head_dim
+        layer = d * n_heads * head_dim * 2 + kv + 3 * d * f
         head = d * _get(cfg, "vocab_size")
     else:
         raise ValueError(
             f"model_type must be one of bert, llama, mistral, qwen2, roberta (got {model_type!r})"
         )
     return ModelSpec(
-        n_layers=_get(cfg, "num_hidden_layers"), hidden=d, layer_params=layer, head_params=head
+        n_layers=_get(cfg, "num_hidden_layers"),
+        hidden=d,
+        layer_params=layer,
+        head_params=head,
+        kv_params=kv,
     )
 
 
@@ -168,13 +192,17 @@ def pll_flops(spec: ModelSpec, lengths: Iterable[int]) -> int:
     """Useful FLOPs of the original PLL of sentences of ``lengths`` tokens (special ones included).
 
     A sentence of ``L`` tokens has ``L - 2`` maskable word pieces, so ``L - 2`` copies of length
-    ``L``, each scored at one position.
+    ``L``, each scored at one position; the last layer is needed in full at that position only
+    (keys and values at the others: see the module docs).
 
     Examples
     --------
-    >>> spec = ModelSpec(n_layers=1, hidden=2, layer_params=10, head_params=3)
-    >>> pll_flops(spec, [4, 5]) == (forward_flops(spec, rows=2, length=4, scored=2)
-    ...                             + forward_flops(spec, rows=3, length=5, scored=3))
+    >>> spec = ModelSpec(n_layers=1, hidden=2, layer_params=10, head_params=3, kv_params=4)
+    >>> unread = 2 * 4 - 2  # 2 copies of 4 tokens, 1 scored position each
+    >>> pll_flops(spec, [4]) == (forward_flops(spec, rows=2, length=4, scored=2)
+    ...                          - (2 * (10 - 4) + 4 * 2 * 4) * unread)
+    True
+    >>> pll_flops(spec, [4, 5]) == pll_flops(spec, [4]) + pll_flops(spec, [5])
     True
     >>> pll_flops(spec, [2])
     Traceback (most recent call last):
@@ -187,7 +215,10 @@ def pll_flops(spec: ModelSpec, lengths: Iterable[int]) -> int:
             raise ValueError(
                 f"lengths[{i}] must be >= 3 ([CLS], one word piece, [SEP]) (got {length})"
             )
-        total += forward_flops(spec, rows=length - 2, length=length, scored=length - 2)
+        rows = length - 2
+        unread = rows * length - rows
+        skipped = (2 * (spec.layer_params - spec.kv_params) + 4 * spec.hidden * length) * unread
+        total += forward_flops(spec, rows=rows, length=length, scored=rows) - skipped
     return total
 
 
@@ -210,32 +241,72 @@ def causal_flops(spec: ModelSpec, lengths: Iterable[int]) -> int:
     return total
 
 
-def measure_matmul_flops(size: int = 2048, *, repeats: int = 5) -> float:
-    """Best achieved FLOP/s of ``torch.matmul`` on two ``size × size`` fp32 matrices.
+def measure_matmul_flops(
+    size: int = 2048, *, repeats: int = 5, device: str = "cpu", precision: str = "fp32"
+) -> float:
+    """Best achieved FLOP/s of ``torch.matmul`` on two ``size × size`` matrices.
 
-    Uses the current ``torch`` thread setting. One untimed warm-up call, then the best of
-    ``repeats`` timed calls (the best, because other processes can only slow a call down).
+    The matrices are in ``precision`` (``"fp32"``, ``"bf16"`` or ``"fp16"``: the precision the
+    scorers run in, so that the rate is the limit they face). Uses the current ``torch``
+    thread setting on the CPU; on a GPU (``device`` ``"cuda[:N]"``) the clock waits for the
+    device, and TF32 is whatever torch is set to (off by default).
+    One untimed warm-up call, then the best of ``repeats`` timed calls (the best, because
+    other processes can only slow a call down).
 
     Examples
     --------
     >>> measure_matmul_flops(64, repeats=2) > 0
     True
+    >>> measure_matmul_flops(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: size and repeats must be >= 1 (got size=0, repeats=5)
     """
     import torch
 
     if size < 1 or repeats < 1:
         raise ValueError(f"size and repeats must be >= 1 (got size={size}, repeats={repeats})")
+    from baselines.device import inference_dtype
+
+    where = torch.device(device)
+    dtype = inference_dtype(where, precision)
     gen = torch.Generator().manual_seed(0)
-    a = torch.randn(size, size, generator=gen)
-    b = torch.randn(size, size, generator=gen)
-    out = torch.empty(size, size)
+    a = torch.randn(size, size, generator=gen).to(where, dtype)
+    b = torch.randn(size, size, generator=gen).to(where, dtype)
+    out = torch.empty(size, size, device=where, dtype=dtype)
+
+    def sync() -> None:
+        if where.type == "cuda":
+            torch.cuda.synchronize(where)
+
     torch.matmul(a, b, out=out)
+    sync()
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         torch.matmul(a, b, out=out)
+        sync()
         best = min(best, time.perf_counter() - start)
     return 2.0 * size**3 / best
+
+
+def speed_limit(flops: int | float, matmul_flops: float) -> float:
+    """Seconds that ``flops`` useful FLOPs take at the measured matmul rate: the best possible.
+
+    Examples
+    --------
+    >>> speed_limit(3e11, 1.5e11)
+    2.0
+    >>> speed_limit(1e9, 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: matmul_flops must be > 0 (got 0.0)
+    """
+    if not matmul_flops > 0:
+        raise ValueError(f"matmul_flops must be > 0 (got {matmul_flops})")
+    if flops < 0:
+        raise ValueError(f"flops must be >= 0 (got {flops})")
+    return flops / matmul_flops
 
 
 def activation_bytes(config: Any, *, rows: int, length: int, logit_positions: int) -> int:

@@ -7,10 +7,15 @@ a JSON request on stdin, a JSON answer on stdout) which loads the model, scores 
 sentences untimed, then resets the kernel's high-water mark (``/proc/self/clear_refs``) and
 scores the benchmark sentences. The reported ``peak_bytes`` is the high-water mark during
 scoring *above* the resident memory just before it (model and libraries already loaded).
+On a GPU (``device`` ``"cuda[:N]"``) it is the peak of the device memory torch allocated
+during scoring above what it held before, and the clock stops only once the device is idle.
 
 A request may cap the memory scoring may add (``cap_bytes``, applied as an address-space
-limit): a tool that would need more fails with an allocation error, which is reported
-instead of taking the shared machine down.
+limit on the CPU, as a fraction of the device's memory on a GPU): a tool that would need more
+fails with an allocation error, which is reported instead of taking the shared machine down.
+
+Our tools run in ``precision`` (default ``"fp32"``, as minicons does unless told otherwise),
+so that their scores can be compared with minicons's.
 
 Tools (``tool`` in the request):
 
@@ -80,11 +85,16 @@ def _build(request: dict[str, Any]) -> Score:
     """Load the requested tool and return a function from sentences to scores."""
     tool, model, device = request["tool"], request["model"], request.get("device", "cpu")
     batch_size = int(request.get("batch_size", 1))
+    precision = request.get("precision", "fp32")
     if tool == "ours-mlm":
         from baselines.mlm import MaskedLMScorer
 
         scorer = MaskedLMScorer(
-            model, device=device, token_budget=int(request["token_budget"]), progress=False
+            model,
+            device=device,
+            token_budget=int(request["token_budget"]),
+            precision=precision,
+            progress=False,
         )
         return scorer.score
     if tool == "minicons-mlm":
@@ -107,7 +117,11 @@ def _build(request: dict[str, Any]) -> Score:
         from baselines.causal import CausalLMScorer
 
         causal = CausalLMScorer(
-            model, device=device, batch_size=batch_size, context_token=request["bos_token"]
+            model,
+            device=device,
+            precision=precision,
+            batch_size=batch_size,
+            context_token=request["bos_token"],
         )
         return causal.score
     if tool == "minicons-causal":
@@ -126,6 +140,69 @@ def _build(request: dict[str, Any]) -> Score:
     raise ValueError(f"tool must be one of {', '.join(TOOLS)} (got {tool!r})")
 
 
+class _HostMemory:
+    """Resident-set peak of this process during scoring, above the memory held before it."""
+
+    def __init__(self, cap: int | None) -> None:
+        gc.collect()
+        self.before = _status_bytes("VmRSS")
+        self.exact = _reset_peak()
+        if cap is not None:
+            limit = _status_bytes("VmSize") + int(cap)
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+    def sync(self) -> None:
+        """Nothing to wait for: CPU work is done when the call returns."""
+
+    def peak(self) -> int:
+        high = (
+            _status_bytes("VmHWM")
+            if self.exact
+            else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        )
+        return max(0, high - self.before)
+
+
+class _DeviceMemory:
+    """Peak of the GPU memory torch allocated during scoring, above what it held before."""
+
+    def __init__(self, device: str, cap: int | None) -> None:
+        import torch
+
+        self.torch, self.device = torch, torch.device(device)
+        gc.collect()
+        torch.cuda.synchronize(self.device)
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats(self.device)
+        self.before = torch.cuda.memory_allocated(self.device)
+        self.exact = True
+        if cap is not None:
+            total = torch.cuda.get_device_properties(self.device).total_memory
+            fraction = min(1.0, (self.before + int(cap)) / total)
+            torch.cuda.set_per_process_memory_fraction(fraction, self.device)
+
+    def sync(self) -> None:
+        self.torch.cuda.synchronize(self.device)
+
+    def peak(self) -> int:
+        return max(0, self.torch.cuda.max_memory_allocated(self.device) - self.before)
+
+
+def _is_allocation_error(exc: BaseException) -> bool:
+    """An allocation refused (under the cap, or by the machine): a finding, not a crash.
+
+    Examples
+    --------
+    >>> _is_allocation_error(RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB"))
+    True
+    >>> _is_allocation_error(RuntimeError("shape mismatch"))
+    False
+    """
+    text = str(exc)
+    return isinstance(exc, MemoryError) or "alloc" in text or "out of memory" in text
+
+
 def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     """Run one measurement in this process (the child side of :func:`measure`).
 
@@ -139,6 +216,7 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(int(request.get("threads", torch.get_num_threads())))
+    device = str(request.get("device", "cpu"))
     load_start = time.perf_counter()
     score = _build(request)
     load_seconds = time.perf_counter() - load_start
@@ -146,38 +224,30 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     if warmup:
         score(warmup)
     sentences = list(request["sentences"])
-    gc.collect()
-    rss_before = _status_bytes("VmRSS")
-    peak_exact = _reset_peak()
     cap = request.get("cap_bytes")
-    if cap is not None:
-        limit = _status_bytes("VmSize") + int(cap)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    memory = _DeviceMemory(device, cap) if device.startswith("cuda") else _HostMemory(cap)
     result: dict[str, Any] = {"tool": request["tool"], "load_seconds": load_seconds}
     best, scores, error = float("inf"), None, None
     for _ in range(int(request.get("repeats", 1))):
+        memory.sync()
         start = time.perf_counter()
         try:
             scores = score(sentences)
+            memory.sync()
         except (MemoryError, RuntimeError) as exc:
-            if not isinstance(exc, MemoryError) and "alloc" not in str(exc):
+            if not _is_allocation_error(exc):
                 raise
-            # an allocation refused (under the cap, or by the machine): a finding, not a crash
             error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             break
         best = min(best, time.perf_counter() - start)
-    peak = (
-        _status_bytes("VmHWM")
-        if peak_exact
-        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    )
     result.update(
         seconds=None if error else best,
         scores=None if error else [float(s) for s in scores],
-        rss_before_bytes=rss_before,
-        peak_bytes=max(0, peak - rss_before),
-        peak_exact=peak_exact,
+        rss_before_bytes=memory.before,
+        peak_bytes=memory.peak(),
+        peak_exact=memory.exact,
         threads=torch.get_num_threads(),
+        device=device,
         error=error,
     )
     return result
@@ -187,11 +257,12 @@ def measure(request: dict[str, Any], *, timeout: float | None = None) -> dict[st
     """Run one measurement in a fresh ``python -m baselines.bench_measure`` process.
 
     ``request`` holds ``tool`` (one of :data:`TOOLS`), ``model`` (a local folder),
-    ``sentences``, and optionally ``warmup``, ``threads``, ``device``, ``token_budget``,
-    ``batch_size``, ``bos_token``, ``repeats`` and ``cap_bytes``. Returns the child's answer:
-    ``seconds`` (best of ``repeats``), ``scores``, ``peak_bytes``, ``rss_before_bytes``,
-    ``load_seconds``, ``threads`` and ``error`` (``None``, or the allocation error that stopped
-    a capped run, in which case ``seconds`` and ``scores`` are ``None``).
+    ``sentences``, and optionally ``warmup``, ``threads``, ``device``, ``precision`` (of our
+    tools), ``token_budget``, ``batch_size``, ``bos_token``, ``repeats`` and ``cap_bytes``.
+    Returns the child's answer: ``seconds`` (best of ``repeats``), ``scores``, ``peak_bytes``,
+    ``rss_before_bytes`` (device memory on a GPU), ``load_seconds``, ``threads``, ``device``
+    and ``error`` (``None``, or the allocation error that stopped a capped run, in which case
+    ``seconds`` and ``scores`` are ``None``).
 
     Examples
     --------

@@ -62,25 +62,36 @@ def test_flop_spec_matches_the_models_own_weight_matrices():
         BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=48)
     )
     spec = spec_from_config(bert.config)
-    assert spec.layer_params == _linear_weights(bert.bert.encoder.layer[0])
+    layer = bert.bert.encoder.layer[0]
+    assert spec.layer_params == _linear_weights(layer)
+    assert spec.kv_params == _linear_weights(layer.attention.self.key) + _linear_weights(
+        layer.attention.self.value
+    )
     assert spec.head_params == _linear_weights(bert.cls)
     assert spec.n_layers == 2
 
     llama = tiny_causal_lm("llama")  # grouped-query attention: 4 heads, 2 key-value heads
     spec = spec_from_config(llama.config)
+    attention = llama.model.layers[0].self_attn
     assert spec.layer_params == _linear_weights(llama.model.layers[0])
+    assert spec.kv_params == _linear_weights(attention.k_proj) + _linear_weights(attention.v_proj)
     assert spec.head_params == _linear_weights(llama.lm_head)
 
 
 def test_flop_counts_are_additive_over_sentences_and_grow_with_length():
-    spec = ModelSpec(n_layers=3, hidden=8, layer_params=500, head_params=70)
+    spec = ModelSpec(n_layers=3, hidden=8, layer_params=500, head_params=70, kv_params=120)
     lengths = [5, 9, 12]
     assert pll_flops(spec, lengths) == sum(pll_flops(spec, [n]) for n in lengths)
     assert causal_flops(spec, lengths) == sum(causal_flops(spec, [n]) for n in lengths)
-    # a PLL of L tokens is L - 2 single-row passes, each read at one position
+    # a PLL of L tokens is L - 2 single-row passes, each read at one position, whose last
+    # layer needs only keys and values at the 11 other positions
     one_copy = forward_flops(spec, rows=1, length=12, scored=1)
-    assert pll_flops(spec, [12]) == 10 * one_copy
+    unread_last_layer = 11 * (2 * (500 - 120) + 4 * 8 * 12)
+    assert pll_flops(spec, [12]) == 10 * (one_copy - unread_last_layer)
     assert forward_flops(spec, rows=1, length=13, scored=1) > one_copy
+    # one layer: the last layer is all there is, so the PLL is far below the full passes
+    single = ModelSpec(n_layers=1, hidden=8, layer_params=500, head_params=70, kv_params=120)
+    assert pll_flops(single, [12]) < 0.5 * forward_flops(single, rows=10, length=12, scored=10)
 
 
 def test_sentence_subset_is_fixed_by_the_seed_and_distinct():
@@ -108,7 +119,7 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
     causal = save_tiny_causal_lm(tmp_path / "causal")
     sentences = benchmark_sentences(4, seed=3)
     long_text = long_sentence(
-        benchmark_sentences(50, seed=0), AutoTokenizer.from_pretrained(tiny_mlm), min_tokens=40
+        benchmark_sentences(50, seed=0), AutoTokenizer.from_pretrained(tiny_mlm), min_tokens=140
     )
     result = run_benchmarks(
         sentences,
@@ -116,7 +127,7 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
         causal_model=causal,
         causal_context_token="<s>",
         long_text=long_text,
-        token_budget=128,  # below the long sentence's 40 copies × 40+ tokens: it is sub-batched
+        token_budget=128,  # below one copy of the long sentence: widened to one copy per pass
         causal_batch_size=2,
         warmup=1,
         rounds=2,  # alternating fresh processes, the best kept
@@ -129,6 +140,7 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
         "matmul_flops",
         "matmul_size",
         "n_sentences",
+        "precision",
         "pll",
         "causal",
         "long",
@@ -143,12 +155,17 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
             assert figures[side]["fraction_of_matmul"] > 0
         assert figures["flops"] > 0 and figures["speedup"] > 0
         assert figures["max_abs_diff"] <= TARGETS["max_abs_diff"], section
+        limit = figures["flops"] / result["matmul_flops"]
+        assert figures["limit_seconds"] == pytest.approx(limit)
+        assert figures["limit_speedup"] == pytest.approx(figures["minicons"]["seconds"] / limit)
     long = result["long"]
-    assert long["tokens"] >= 40 and long["ours"]["error"] is None
+    assert long["tokens"] >= 140 and long["ours"]["error"] is None
+    assert long["token_budget"] == long["tokens"]
     assert long["minicons"]["error"] is None  # a tiny model fits under the cap
     assert long["max_abs_diff"] <= TARGETS["max_abs_diff"]
     assert set(result["targets"]) == {
         "pll_speedup",
+        "pll_speedup_within_limit",
         "pll_scores_agree",
         "causal_speedup",
         "causal_scores_agree",
@@ -158,7 +175,8 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
     json.dumps(result)  # plain JSON-serialisable figures
     last = format_report(result).splitlines()[-1]
     assert last.startswith("ratios: PLL speed ") and "causal speed " in last
-    assert "long sentence memory" in last
+    assert "long sentence memory" in last and "limit " in last
+    assert result["machine"]["device"] == "cpu" and result["precision"] == "fp32"
 
 
 @pytest.mark.slow
@@ -208,3 +226,21 @@ def test_command_rejects_bad_options():
 
     with pytest.raises(SystemExit, match="--n-sentences must be >= 1"):
         main(["--n-sentences", "0"])
+
+
+def test_device_and_precision_are_checked_before_any_measurement(tiny_mlm):
+    import torch
+
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU is available"):
+            run_benchmarks(["Go."], mlm_model=tiny_mlm, device="cuda", progress=False)
+    with pytest.raises(ValueError, match="precision must be one of"):
+        run_benchmarks(["Go."], mlm_model=tiny_mlm, precision="fp8", progress=False)
+
+
+def test_matmul_rate_is_measured_in_the_scorers_precision():
+    from baselines.bench_flops import measure_matmul_flops
+
+    assert measure_matmul_flops(64, repeats=1, precision="bf16") > 0
+    with pytest.raises(ValueError, match="precision must be one of"):
+        measure_matmul_flops(64, precision="int8")
