@@ -517,7 +517,7 @@ def _parameter_count(config: Any) -> int:
 
 
 def _targets(result: dict[str, Any]) -> dict[str, bool | None]:
-    """Which of the issue's targets the figures meet (``None``: not measured)."""
+    """Which of the targets in :data:`TARGETS` the figures meet (``None``: not measured)."""
     pll, causal, long = result["pll"], result["causal"], result["long"]
     bound = TARGETS["max_abs_diff"]
     return {
@@ -561,7 +561,7 @@ def _table(section: dict[str, Any]) -> list[str]:
         f"  speed ratio {section['speedup']:.2f}x minicons, max |Δscore| {section['max_abs_diff']:.1e}"
     )
     lines.append(
-        f"  limit: every useful FLOP at the matmul rate would take {section['limit_seconds']:.2f} s,"
+        f"  limit: every useful FLOP at the matmul rate would take {section['limit_seconds']:.2f} s"
         f"; minicons takes {section['limit_speedup']:.2f}x that"
     )
     return lines
@@ -587,6 +587,8 @@ def format_report(result: dict[str, Any]) -> str:
     ...      "causal": None, "long": None}
     >>> print(format_report(r).splitlines()[-1])
     ratios: PLL speed 1.00x minicons (limit 100.00x; max |Δ| 0.0e+00), 1% of matmul FLOP/s | ...
+    >>> print(next(line for line in format_report(r).splitlines() if "limit:" in line))
+      limit: every useful FLOP at the matmul rate would take 0.02 s; minicons takes 100.00x that
     """
     m = result["machine"]
     ram = "?" if m["ram_bytes"] is None else f"{m['ram_bytes'] / _GIB:.1f} GiB"
@@ -704,7 +706,10 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="our scorers' precision (default fp32, minicons's: scores comparable)",
     )
     p.add_argument(
-        "--token-budget", type=int, default=None, help="our PLL token budget (default: the CPU's)"
+        "--token-budget",
+        type=int,
+        default=None,
+        help="our PLL token budget (default: the device's, 512 on a CPU, 4096 on a GPU)",
     )
     p.add_argument(
         "--minicons-batch-size",
