@@ -266,7 +266,7 @@ def measure_matmul_flops(
 
     if size < 1 or repeats < 1:
         raise ValueError(f"size and repeats must be >= 1 (got size={size}, repeats={repeats})")
-    from baselines.device import inference_dtype
+    from baselines.device import inference_dtype, synchronize
 
     where = torch.device(device)
     dtype = inference_dtype(where, precision)
@@ -274,18 +274,13 @@ def measure_matmul_flops(
     a = torch.randn(size, size, generator=gen).to(where, dtype)
     b = torch.randn(size, size, generator=gen).to(where, dtype)
     out = torch.empty(size, size, device=where, dtype=dtype)
-
-    def sync() -> None:
-        if where.type == "cuda":
-            torch.cuda.synchronize(where)
-
     torch.matmul(a, b, out=out)
-    sync()
+    synchronize(where)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         torch.matmul(a, b, out=out)
-        sync()
+        synchronize(where)
         best = min(best, time.perf_counter() - start)
     return 2.0 * size**3 / best
 

@@ -152,9 +152,6 @@ class _HostMemory:
             hard = resource.getrlimit(resource.RLIMIT_AS)[1]
             resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
-    def sync(self) -> None:
-        """Nothing to wait for: CPU work is done when the call returns."""
-
     def peak(self) -> int:
         high = (
             _status_bytes("VmHWM")
@@ -181,9 +178,6 @@ class _DeviceMemory:
             total = torch.cuda.get_device_properties(self.device).total_memory
             fraction = min(1.0, (self.before + int(cap)) / total)
             torch.cuda.set_per_process_memory_fraction(fraction, self.device)
-
-    def sync(self) -> None:
-        self.torch.cuda.synchronize(self.device)
 
     def peak(self) -> int:
         return max(0, self.torch.cuda.max_memory_allocated(self.device) - self.before)
@@ -215,6 +209,8 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     """
     import torch
 
+    from baselines.device import synchronize
+
     torch.set_num_threads(int(request.get("threads", torch.get_num_threads())))
     device = str(request.get("device", "cpu"))
     load_start = time.perf_counter()
@@ -229,11 +225,11 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"tool": request["tool"], "load_seconds": load_seconds}
     best, scores, error = float("inf"), None, None
     for _ in range(int(request.get("repeats", 1))):
-        memory.sync()
+        synchronize(device)
         start = time.perf_counter()
         try:
             scores = score(sentences)
-            memory.sync()
+            synchronize(device)
         except (MemoryError, RuntimeError) as exc:
             if not _is_allocation_error(exc):
                 raise

@@ -46,6 +46,20 @@ def resolve_device(device: str = "auto") -> torch.device:
     raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:N]' (got {device!r})")
 
 
+def synchronize(device: torch.device | str) -> None:
+    """Wait until ``device`` has finished its queued work; on the CPU there is none.
+
+    Timing GPU work needs it: CUDA calls return before the device is done.
+
+    Examples
+    --------
+    >>> synchronize("cpu")
+    """
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
 def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype:
     """The dtype to run a model in: ``"auto"`` is bf16 (or fp16) on GPU and fp32 on CPU.
 
