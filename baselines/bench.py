@@ -13,10 +13,10 @@ the same number of threads:
    ``IncrementalLMScorer`` on SmolLM2-135M (real weights, :mod:`baselines.smollm2`), both
    conditioning the first word on the same context token, in the same batch size;
 3. **FLOP/s and the limit**: the useful FLOPs of the scoring forward passes
-   (:mod:`baselines.bench_flops`) per second, as a fraction of ``torch.matmul`` fp32 FLOP/s
-   measured in the same run; and the limit that rate sets: the time every useful FLOP would
-   take at the matmul rate, and so the largest speed-up over minicons any exact scorer could
-   reach on this machine;
+   (:mod:`baselines.bench_flops`) per second, as a fraction of ``torch.matmul`` FLOP/s in the
+   scorers' precision measured in the same run; and the limit that rate sets: the time every
+   useful FLOP would take at the matmul rate, and so the largest speed-up over minicons a
+   scorer doing the same work could reach if all of it ran at that rate;
 4. **one long sentence** (LI-Adger sentences joined to 300+ word pieces): peak memory of our
    PLL with its token budget against minicons, which runs every masked copy in one pass;
    minicons runs under a memory cap so that it fails cleanly instead of exhausting a shared
@@ -242,8 +242,8 @@ def _compare(
     """Both tools' figures, the speed ratio, and the limit the matmul rate puts on it.
 
     ``limit_seconds`` is the time every useful FLOP would take at the matmul rate;
-    ``limit_speedup`` = minicons's time / ``limit_seconds`` bounds the speed-up any exact
-    scorer can reach over minicons on this machine.
+    ``limit_speedup`` = minicons's time / ``limit_seconds`` is the speed-up over minicons a
+    scorer doing the same work would reach if all of it ran at the matmul rate.
 
     Examples
     --------

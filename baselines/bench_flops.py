@@ -30,9 +30,9 @@ positions it needs only the keys and values (``K`` weight parameters: ``2 d²`` 
 (:func:`pll_flops`; :mod:`baselines.mlm_last_layer` does exactly that much work). A causal
 log-probability reads every position but the last, so it needs the whole pass.
 
-:func:`speed_limit` turns a count into the best time this machine allows: every useful FLOP
-at the measured matmul rate. A tool's time against that limit bounds the speed-up any exact
-scorer can reach over it on this machine.
+:func:`speed_limit` turns a count into the time it would take if every useful FLOP ran at
+the measured matmul rate, a practical best for this machine. A tool's time against it is the
+speed-up over that tool a scorer doing the same work would reach at that rate.
 
 Memory: :func:`activation_bytes` estimates the largest activations alive at once in one
 fp32 forward pass of a BERT-style encoder (an estimate, not a measurement; the benchmark
