@@ -356,21 +356,8 @@ def format_summary(counts: dict) -> str:
     source  sentences  conditions  phenomena  pairs  discarded  evaluable  missing_judgements
     LI              1           1          1      0          0          0                   0
     """
+    from li_adger.text_table import text_table
+
     columns = list(next(iter(counts.values())))
-    header = ["source", *columns]
-    widths = [max(len(h), 6) for h in header]
-    lines = [
-        "  ".join(
-            h.ljust(w) if i == 0 else h.rjust(w)
-            for i, (h, w) in enumerate(zip(header, widths, strict=True))
-        )
-    ]
-    for source, row in counts.items():
-        cells = [source, *(str(row[c]) for c in columns)]
-        lines.append(
-            "  ".join(
-                c.ljust(w) if i == 0 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-            )
-        )
-    return "\n".join(lines)
+    rows = [[source, *(str(row[c]) for c in columns)] for source, row in counts.items()]
+    return text_table(["source", *columns], rows, min_width=6)
