@@ -47,7 +47,7 @@ def ensure_built(data_dir: str | Path | None = None) -> dict:
             else ""
         )
         raise DamagedBuildError(
-            f"{problem}, and the source files to rebuild it were not found ({exc}){restore}"
+            f"{problem}; the source files to rebuild it were not found: {exc}{restore}"
         ) from None
     return check_build(data_dir)
 
