@@ -1,8 +1,10 @@
 """LI-Adger: 4,178 sentences with mean z-scored human acceptability judgements, in minimal pairs.
 
-``python -m li_adger build`` writes the data files from the verified sources (see the dataset
-card, ``li_adger/README.md``, for what the data is and where it comes from);
-:func:`load` returns one config as a ``datasets.Dataset`` and builds the data first if needed.
+The package's ``data`` folder holds a committed build, so :func:`load` (one config as a
+``datasets.Dataset``) and ``datasets.load_dataset("li_adger", config)`` from the repository
+root need no build step; ``python -m li_adger build`` remakes it, byte for byte, from the
+verified sources (see the dataset card, ``li_adger/README.md``, for what the data is and where
+it comes from), and :func:`load` rebuilds a missing or damaged build.
 
 ``import li_adger`` is cheap: :func:`build` and :data:`DATA_DIR` (module
 :mod:`li_adger.builder`) and :func:`load` (module :mod:`li_adger.loader`) are imported on

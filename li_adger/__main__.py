@@ -1,6 +1,10 @@
 """Command line: ``python -m li_adger build [--source DIR]``, ``python -m li_adger summary`` and
 ``python -m li_adger push REPO_ID [--private] [--token T] [--dry-run DIR]`` (the dataset's Hub
-repository: the card and the three Parquet files, see :mod:`li_adger.publish`)."""
+repository: the card and the three Parquet files, see :mod:`li_adger.publish`).
+
+Bad input (a missing, unreadable or damaged source file or build, a bad repo id, no network)
+ends with one line on standard error that names the file and what to do, and exit status 1
+(2 for a missing build or a usage error)."""
 
 from __future__ import annotations
 
@@ -52,7 +56,9 @@ def _push(args: argparse.Namespace) -> str:
     from li_adger.publish import stage_dataset
 
     result = hub.push_staged(
-        args, lambda tmp: stage_dataset(tmp, data_dir=args.data_dir), repo_type="dataset"
+        args,
+        lambda tmp: stage_dataset(tmp, repo_id=args.repo_id, data_dir=args.data_dir),
+        repo_type="dataset",
     )
     return hub.report_result(result)
 
@@ -62,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["summary", "--data-dir", "/nonexistent/li_adger/data"])
+    >>> main(["summary", "--data-dir", "/nonexistent/li_adger/data"])  # the error: stderr
     2
     """
     parser = argparse.ArgumentParser(prog="python -m li_adger", description=__doc__)
@@ -104,12 +110,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             counts = builder.summary(args.data_dir)
             print(json.dumps(counts, indent=1) if args.json else builder.format_summary(counts))
-    except (SourceNotFoundError, ChecksumError, BuildError, hub.HubError) as exc:
+    except (
+        SourceNotFoundError,
+        ChecksumError,
+        BuildError,
+        builder.DamagedBuildError,
+        hub.HubError,
+    ) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except FileNotFoundError as exc:
+    except FileNotFoundError as exc:  # no build in --data-dir
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # e.g. a --data-dir that is a file, or not writable
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,20 +1,27 @@
-"""Build LI-Adger: verified source files → ``li_adger/data/*.parquet``, atomically.
+"""Build LI-Adger: verified source files → ``li_adger/data/``, atomically and byte for byte.
 
-Layout of the data folder (generated, never committed)::
+Layout of a data folder (the package's own, ``li_adger/data/``, is committed, so that a fresh
+clone loads without a build step)::
 
-    data/sentences.parquet  pairs.parquet  phenomena.parquet   the current build
-    data/build_report.json                                      counts, sources, anomalies
-    data/snapshots/<fingerprint>/*.parquet                      content-addressed copies
+    data/build_report.json                     counts, sources, anomalies, the fingerprint
+    data/snapshots/<fingerprint>/sentences.parquet  pairs.parquet  phenomena.parquet
 
 and, beside the data folder, ``.huggingface.yaml``: it points the ``datasets`` configs at the
 current snapshot. ``datasets`` caches a local folder by its config (file patterns), not by
 file content, so a fixed path would serve the first build forever; a path that contains the
-content hash changes whenever the content does.
+content hash (:func:`fingerprint`) changes whenever the content does.
 
-Atomicity: everything is written to temporary files first; only when all of them exist are
-they renamed into place (``os.replace``). A build that fails while reading, checking or
-writing leaves the previous build untouched. Builds into one folder are serialised by a lock
-file, so concurrent builds (two test processes, say) are safe.
+Reproducible: the same sources give the same bytes (the report holds no local path, the
+Parquet writer's options are fixed, the tables carry no pandas metadata). A snapshot whose
+content already matches is kept as it is, so a rebuild with another pyarrow (whose version
+the Parquet files record) leaves the committed files untouched.
+
+Atomicity: the snapshot is written to a temporary folder and renamed into place; the report
+and the pointer are written to temporary files and switched together, the pointer last. A
+build that fails while reading, checking or writing leaves the previous build untouched.
+Builds into one folder are serialised by a lock file, and each build first removes the
+temporary files that a killed build left behind (safe: no other build holds the lock).
+:func:`check_build` detects a damaged or incomplete build and names the file.
 """
 
 from __future__ import annotations
@@ -22,10 +29,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
 import pandas as pd
@@ -33,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock
 
-from li_adger.atomic import dir_mode, file_mode
+from li_adger.atomic import atomic_dir, atomic_paths, remove_temporaries
 from li_adger.schema import CONFIGS, SCHEMAS
 from li_adger.sources import BUILD_FILES, SOURCE_FILES, find_sources, sha256_file
 from li_adger.tables import make_tables
@@ -45,7 +51,10 @@ __all__ = [
     "HF_YAML",
     "REPORT_FILE",
     "THESIS_COUNTS",
+    "DamagedBuildError",
     "build",
+    "check_build",
+    "data_files",
     "fingerprint",
     "format_summary",
     "is_built",
@@ -57,12 +66,24 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: Where ``build()`` writes by default: the ``data`` folder of the package.
 DATA_DIR = PACKAGE_DIR / "data"
 #: Version of the data layout and columns; ``load()`` rebuilds data of another version.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HF_YAML = ".huggingface.yaml"
 REPORT_FILE = "build_report.json"
 _SNAPSHOTS = "snapshots"
+_LOCK = ".build.lock"
 _KEEP_SNAPSHOTS = 3
 _CARD = PACKAGE_DIR / "README.md"
+#: Parquet writer options, fixed so that the bytes do not follow pyarrow's defaults.
+_PARQUET_OPTIONS = {
+    "version": "2.6",
+    "compression": "snappy",
+    "use_dictionary": True,
+    "write_statistics": True,
+    "data_page_version": "1.0",
+    "store_schema": True,
+    "write_page_index": False,
+    "write_page_checksum": False,
+}
 
 #: The counts stated in the thesis that introduced LI-Adger (Vázquez Martínez 2021).
 THESIS_COUNTS = {
@@ -74,6 +95,13 @@ THESIS_COUNTS = {
 }
 
 
+class DamagedBuildError(ValueError):
+    """A data folder holds a build that cannot be used: a file damaged, missing or outdated.
+
+    The message names the file and the command that repairs the build.
+    """
+
+
 def _arrow_table(frame: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     table = pa.Table.from_pandas(frame[schema.names], schema=schema, preserve_index=False)
     return table.replace_schema_metadata(None)
@@ -81,7 +109,7 @@ def _arrow_table(frame: pd.DataFrame, schema: pa.Schema) -> pa.Table:
 
 def _parquet_bytes(table: pa.Table) -> bytes:
     sink = io.BytesIO()
-    pq.write_table(table, sink)
+    pq.write_table(table, sink, **_PARQUET_OPTIONS)
     return sink.getvalue()
 
 
@@ -126,52 +154,59 @@ def _hf_yaml(data_dir: Path, fp: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_temp(directory: Path, data: bytes) -> Path:
-    """Write ``data`` to a new temporary file in ``directory`` and return its path."""
-    fd, name = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+def _rebuild_hint(data_dir: Path) -> str:
+    command = "python -m li_adger build"
+    if data_dir.resolve() != DATA_DIR:
+        command += f" --data-dir {data_dir}"
+    return f"run `{command}` to rebuild it"
+
+
+def _read_snapshot_file(path: Path, name: str) -> pa.Table:
+    """One snapshot file as a table of the config's schema, or a :class:`DamagedBuildError`."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(name, file_mode())
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-    return Path(name)
+        return pq.read_table(path).cast(SCHEMAS[name])
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise DamagedBuildError(
+            f"{path}: not a readable Parquet file of the {name!r} config ({exc}); "
+            f"{_rebuild_hint(path.parent.parent.parent)}"
+        ) from None
+
+
+def _snapshot_matches(folder: Path, fp: str) -> bool:
+    try:
+        tables = {n: _read_snapshot_file(folder / f"{n}.parquet", n) for n in CONFIGS}
+    except DamagedBuildError:
+        return False
+    return fingerprint(tables) == fp
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Every file of a build is written by this one call (a test makes it fail)."""
+    path.write_bytes(data)
 
 
 def _install(data_dir: Path, blobs: dict[str, bytes], fp: str, report: dict) -> None:
     root = data_dir.parent
     snapshots = data_dir / _SNAPSHOTS
-    snapshots.mkdir(parents=True, exist_ok=True)
-    staged: dict[Path, Path] = {}  # destination -> temporary file
-    tmp_dir: Path | None = None
-    try:
+    # left by a killed build (we hold the lock, so no other build is writing them)
+    remove_temporaries(data_dir)
+    remove_temporaries(snapshots)
+    remove_temporaries(root, targets=["README.md", HF_YAML])
+    outputs = {data_dir / REPORT_FILE: json.dumps(report, indent=1, ensure_ascii=False) + "\n"}
+    if not (root / "README.md").is_file():
+        outputs[root / "README.md"] = _CARD.read_text(encoding="utf-8")
+    outputs[root / HF_YAML] = _hf_yaml(data_dir, fp)  # last: readers follow it
+    # Everything is written to temporaries first; only then do they replace their targets,
+    # the snapshot folder first (contexts exit last-in first-out), the pointer last.
+    with ExitStack() as stack:
+        temps = stack.enter_context(atomic_paths(list(outputs)))
         target = snapshots / fp
-        if not target.is_dir():
-            tmp_dir = Path(tempfile.mkdtemp(dir=snapshots, prefix=".tmp-"))
-            os.chmod(tmp_dir, dir_mode())
+        if not _snapshot_matches(target, fp):  # absent or damaged: (re)write it
+            folder = stack.enter_context(atomic_dir(target))
             for name, blob in blobs.items():
-                os.replace(_write_temp(tmp_dir, blob), tmp_dir / f"{name}.parquet")
-        for name, blob in blobs.items():
-            staged[data_dir / f"{name}.parquet"] = _write_temp(data_dir, blob)
-        report_bytes = (json.dumps(report, indent=1, ensure_ascii=False) + "\n").encode()
-        staged[data_dir / REPORT_FILE] = _write_temp(data_dir, report_bytes)
-        if not (root / "README.md").is_file():
-            staged[root / "README.md"] = _write_temp(root, _CARD.read_bytes())
-        staged[root / HF_YAML] = _write_temp(root, _hf_yaml(data_dir, fp).encode())
-        if tmp_dir is not None:
-            os.rename(tmp_dir, target)
-            tmp_dir = None
-    except BaseException:
-        for tmp in staged.values():
-            tmp.unlink(missing_ok=True)
-        if tmp_dir is not None:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
-        raise
-    # Every new file exists; switch them into place. The HF yaml goes last: readers that
-    # follow it see either the previous snapshot or the new one, complete.
-    for dest, tmp in staged.items():
-        os.replace(tmp, dest)
+                _write_bytes(folder / f"{name}.parquet", blob)
+        for tmp, text in zip(temps, outputs.values(), strict=True):
+            _write_bytes(tmp, text.encode())
     old = sorted(
         (p for p in snapshots.iterdir() if p.is_dir() and p.name != fp),
         key=lambda p: p.stat().st_mtime,
@@ -214,7 +249,7 @@ def build(
     --------
     >>> import tempfile, pathlib
     >>> out = build(data_dir=pathlib.Path(tempfile.mkdtemp()) / "li_adger" / "data")
-    >>> sorted(p.name for p in out.glob("*.parquet"))
+    >>> sorted(p.name for p in data_files(out).values())
     ['pairs.parquet', 'phenomena.parquet', 'sentences.parquet']
     >>> summary(out)["total"]["evaluable"]
     2365
@@ -242,7 +277,6 @@ def build(
         "sources": [
             {
                 "path": rel,
-                "location": str(path),
                 "sha256": sha256_file(path),
                 "pinned_sha256": SOURCE_FILES[rel].sha256,
                 "verified": verify,
@@ -255,7 +289,7 @@ def build(
         "anomalies": [a.to_dict() for a in anomalies],
     }
     data_dir.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(data_dir / ".build.lock")):
+    with FileLock(str(data_dir / _LOCK)):
         _install(data_dir, blobs, fp, report)
     say(f"built {data_dir} (fingerprint {fp})")
     return data_dir
@@ -284,42 +318,127 @@ def read_report(data_dir: str | Path | None = None) -> dict:
 
     Examples
     --------
+    >>> read_report()["summary"]["total"]["sentences"]
+    4178
     >>> import tempfile, pathlib
     >>> read_report(pathlib.Path(tempfile.mkdtemp()))
     Traceback (most recent call last):
-    FileNotFoundError: no LI-Adger build in ...: build_report.json is missing; run `python -m li_adger build`
+    FileNotFoundError: no LI-Adger build in ...: build_report.json is missing; run `python -m li_adger build --data-dir ...` to rebuild it
     """
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
     path = data_dir / REPORT_FILE
     if not path.is_file():
         raise FileNotFoundError(
-            f"no LI-Adger build in {data_dir}: {REPORT_FILE} is missing; "
-            "run `python -m li_adger build`"
+            f"no LI-Adger build in {data_dir}: {REPORT_FILE} is missing; {_rebuild_hint(data_dir)}"
         )
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DamagedBuildError(
+            f"{path}: not a readable build report ({exc}); {_rebuild_hint(data_dir)}"
+        ) from None
+    if not isinstance(report, dict) or report.get("format_version") != FORMAT_VERSION:
+        version = report.get("format_version") if isinstance(report, dict) else None
+        raise DamagedBuildError(
+            f"{path}: a build of format {version!r}, expected {FORMAT_VERSION}; "
+            f"{_rebuild_hint(data_dir)}"
+        )
+    return report
+
+
+def data_files(data_dir: str | Path | None = None) -> dict[str, Path]:
+    """The Parquet file of each config in the current build of a data folder.
+
+    For direct use (``pandas.read_parquet``); :func:`li_adger.load` checks them first.
+
+    Examples
+    --------
+    >>> {name: path.parent.parent.name for name, path in data_files().items()}
+    {'sentences': 'snapshots', 'pairs': 'snapshots', 'phenomena': 'snapshots'}
+    """
+    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+    snapshot = data_dir / _SNAPSHOTS / str(read_report(data_dir).get("fingerprint"))
+    return {name: snapshot / f"{name}.parquet" for name in CONFIGS}
+
+
+_CHECKED: dict[Path, tuple] = {}  # data folder -> file states of its last successful check
+
+
+def _file_state(path: Path) -> tuple:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def check_build(data_dir: str | Path | None = None) -> dict:
+    """Check that a data folder holds a complete, undamaged build; return its report.
+
+    Every Parquet file of the current snapshot must read back to the content its
+    fingerprint names, and the ``.huggingface.yaml`` beside the folder must point at that
+    snapshot. A folder checked once is not read again while its files are unchanged.
+
+    Raises
+    ------
+    FileNotFoundError
+        No build in the folder (no report).
+    DamagedBuildError
+        A file missing, unreadable, of another format or with other content; the message
+        names the file and the command that repairs the build.
+
+    Examples
+    --------
+    >>> check_build()["fingerprint"] == data_files()["pairs"].parent.name
+    True
+    """
+    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+    report = read_report(data_dir)
+    fp = str(report.get("fingerprint"))
+    files = data_files(data_dir)
+    pointer = data_dir.parent / HF_YAML
+    state = tuple(_file_state(p) for p in (data_dir / REPORT_FILE, pointer, *files.values()))
+    if _CHECKED.get(data_dir.resolve()) == state:
+        return report
+    for name, path in files.items():
+        if not path.is_file():
+            raise DamagedBuildError(
+                f"{path}: missing (the {name!r} file of the build {fp} that {REPORT_FILE} "
+                f"names); {_rebuild_hint(data_dir)}"
+            )
+    tables = {name: _read_snapshot_file(path, name) for name, path in files.items()}
+    if fingerprint(tables) != fp:
+        raise DamagedBuildError(
+            f"{files['sentences'].parent}: the Parquet files do not hold the content of build "
+            f"{fp} (damaged or edited); {_rebuild_hint(data_dir)}"
+        )
+    try:
+        pointed = pointer.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pointed = None
+    if pointed != _hf_yaml(data_dir, fp):
+        raise DamagedBuildError(
+            f"{pointer}: missing or not pointing at the current build {fp}; "
+            f"{_rebuild_hint(data_dir)}"
+        )
+    _CHECKED[data_dir.resolve()] = state
+    return report
 
 
 def is_built(data_dir: str | Path | None = None) -> bool:
-    """Whether a data folder holds a complete build of the current format.
+    """Whether a data folder holds a complete, undamaged build of the current format.
 
     Examples
     --------
     >>> import tempfile
-    >>> is_built(tempfile.mkdtemp())
-    False
+    >>> is_built(), is_built(tempfile.mkdtemp())
+    (True, False)
     """
-    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
     try:
-        report = read_report(data_dir)
-    except (FileNotFoundError, json.JSONDecodeError):
+        check_build(data_dir)
+    except (FileNotFoundError, DamagedBuildError):
         return False
-    snapshot = data_dir / _SNAPSHOTS / str(report.get("fingerprint"))
-    return (
-        report.get("format_version") == FORMAT_VERSION
-        and (data_dir.parent / HF_YAML).is_file()
-        and all((snapshot / f"{n}.parquet").is_file() for n in CONFIGS)
-        and all((data_dir / f"{n}.parquet").is_file() for n in CONFIGS)
-    )
+    return True
 
 
 def summary(data_dir: str | Path | None = None) -> dict:
@@ -327,21 +446,11 @@ def summary(data_dir: str | Path | None = None) -> dict:
 
     Examples
     --------
-    >>> import li_adger
-    >>> _ = li_adger.load("phenomena")  # makes sure li_adger.DATA_DIR holds a build
     >>> {k: v["sentences"] for k, v in summary().items()}
     {'LI': 2400, 'Adger': 1778, 'total': 4178}
     """
-    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
-    frames = {}
-    for name in CONFIGS:
-        path = data_dir / f"{name}.parquet"
-        if not path.is_file():
-            raise FileNotFoundError(
-                f"no LI-Adger build in {data_dir}: {path.name} is missing; "
-                "run `python -m li_adger build`"
-            )
-        frames[name] = pd.read_parquet(path)
+    check_build(data_dir)
+    frames = {name: pd.read_parquet(path) for name, path in data_files(data_dir).items()}
     return _summarize(frames["sentences"], frames["pairs"], frames["phenomena"])
 
 

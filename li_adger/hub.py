@@ -30,7 +30,9 @@ __all__ = [
     "add_push_arguments",
     "check_repo_id",
     "publish_folder",
+    "push_staged",
     "report_result",
+    "requirements_txt",
     "staged_files",
 ]
 
@@ -248,13 +250,48 @@ def report_result(result: PublishResult) -> str:
     return f"uploaded {len(result.files)} files to {result.url}: {', '.join(result.files)}"
 
 
+def requirements_txt(template: str | Path, *, default: str, requirement: str) -> str:
+    """The text of a staged ``requirements.txt``: ``template`` with its line ``default``
+    replaced by ``requirement`` (the line that installs the project on a Space).
+
+    Raises
+    ------
+    ValueError
+        ``requirement`` is empty or spans several lines, or ``template`` has no line
+        ``default``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> template = Path(tempfile.mkdtemp()) / "requirements.txt"
+    >>> _ = template.write_text("# the project\\nli-adger-adc\\nnumpy\\n")
+    >>> print(requirements_txt(template, default="li-adger-adc",
+    ...                        requirement="li-adger-adc @ git+https://example.org/x.git"), end="")
+    # the project
+    li-adger-adc @ git+https://example.org/x.git
+    numpy
+    >>> requirements_txt(template, default="li-adger-adc", requirement="a\\nb")
+    Traceback (most recent call last):
+    ValueError: --requirement must be one requirement line (got 'a\\nb')
+    """
+    if not requirement.strip() or "\n" in requirement:
+        raise ValueError(f"--requirement must be one requirement line (got {requirement!r})")
+    lines = Path(template).read_text(encoding="utf-8").splitlines()
+    if default not in (line.strip() for line in lines):
+        raise ValueError(f"{template}: expected a line {default!r} to replace")
+    out = [requirement.strip() if line.strip() == default else line for line in lines]
+    return "\n".join(out) + "\n"
+
+
 def push_staged(
     args: argparse.Namespace, stage: Callable[[Path], Path], *, repo_type: str
 ) -> PublishResult:
-    """Stage a folder with ``stage(tmp)`` and publish it with the ``push`` options in ``args``.
+    """Stage a folder with ``stage(folder)`` and publish it with the ``push`` options in ``args``.
 
     ``args`` holds what :func:`add_push_arguments` defines. The repo id is checked before
-    anything is staged.
+    anything is staged. ``folder`` is a new temporary folder named like the dry-run folder
+    (``--dry-run DIR``), else like the repository, so that a staging function can name files
+    after the folder that will hold them (an ``evaluate`` module must be ``<folder>.py``).
 
     Examples
     --------
@@ -262,16 +299,18 @@ def push_staged(
     >>> out = Path(tempfile.mkdtemp()) / "staged"
     >>> args = argparse.Namespace(repo_id="me/toy", private=False, token=None,
     ...                           commit_message=None, dry_run=str(out))
-    >>> def stage(tmp):
-    ...     (tmp / "README.md").write_text("# toy")
-    ...     return tmp
-    >>> push_staged(args, stage, repo_type="dataset").files
-    ['README.md']
+    >>> def stage(folder):
+    ...     folder.mkdir()
+    ...     (folder / "README.md").write_text(f"# {folder.name}")
+    ...     return folder
+    >>> push_staged(args, stage, repo_type="dataset").files, (out / "README.md").read_text()
+    (['README.md'], '# staged')
     """
     check_repo_id(args.repo_id)
+    name = Path(args.dry_run).resolve().name if args.dry_run else args.repo_id.split("/")[1]
     with tempfile.TemporaryDirectory(prefix="hub-stage-") as tmp:
         return publish_folder(
-            stage(Path(tmp)),
+            stage(Path(tmp) / name),
             args.repo_id,
             repo_type=repo_type,
             private=args.private,

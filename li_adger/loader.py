@@ -1,25 +1,67 @@
-"""Load LI-Adger as a ``datasets.Dataset``, building it first when needed; never stale."""
+"""Load LI-Adger as a ``datasets.Dataset``: checked first, rebuilt when needed; never stale."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from li_adger.builder import DATA_DIR, build, is_built
+from li_adger.builder import DATA_DIR, DamagedBuildError, build, check_build
 from li_adger.schema import CONFIGS
+from li_adger.sources import SourceNotFoundError
 
-__all__ = ["load"]
+__all__ = ["ensure_built", "load"]
 
 SPLITS: tuple[str, ...] = ("test",)
+
+
+def ensure_built(data_dir: str | Path | None = None) -> dict:
+    """Make sure a data folder holds a complete, undamaged build; return its report.
+
+    A missing, damaged or outdated build (:func:`li_adger.builder.check_build`) is rebuilt
+    from the sources, with a line on standard error saying why.
+
+    Raises
+    ------
+    li_adger.builder.DamagedBuildError
+        The build needs rebuilding and the sources cannot be found; the message names the
+        damaged file and what to run.
+
+    Examples
+    --------
+    >>> ensure_built()["summary"]["total"]["evaluable"]
+    2365
+    """
+    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+    try:
+        return check_build(data_dir)
+    except (FileNotFoundError, DamagedBuildError) as exc:
+        problem = str(exc)
+    print(f"li_adger: {problem}; rebuilding it from the source files", file=sys.stderr)
+    try:
+        build(data_dir=data_dir)
+    except SourceNotFoundError as exc:
+        restore = (
+            "; `git checkout -- li_adger/data li_adger/.huggingface.yaml` restores the "
+            "committed build"
+            if data_dir.resolve() == DATA_DIR
+            else ""
+        )
+        raise DamagedBuildError(
+            f"{problem}; the source files to rebuild it were not found: {exc}{restore}"
+        ) from None
+    return check_build(data_dir)
 
 
 def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | None = None):
     """One config of LI-Adger as a :class:`datasets.Dataset`.
 
-    Builds the data first (see :func:`li_adger.build`) when the data folder holds no
-    complete build of the current format; the sources must then be findable. Loading goes
-    through ``datasets.load_dataset`` on the package folder, whose configs point at the
-    current content-addressed snapshot, so a rebuild is never answered from a stale cache.
+    The package's data folder holds a committed build, so on a fresh clone this needs no
+    build step and no source file. The build is checked first (:func:`li_adger.builder.check_build`):
+    a missing, damaged or outdated build is rebuilt from the sources (see
+    :func:`li_adger.build`), and when they cannot be found the error names the damaged file
+    and what to run. Loading goes through ``datasets.load_dataset`` on the package folder,
+    whose configs point at the current content-addressed snapshot, so a rebuild is never
+    answered from a stale cache.
 
     Parameters
     ----------
@@ -29,6 +71,13 @@ def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | N
         ``"test"``, the only split.
     data_dir
         A data folder written by :func:`li_adger.build` (default :data:`li_adger.DATA_DIR`).
+
+    Raises
+    ------
+    ValueError
+        An unknown config or split.
+    li_adger.builder.DamagedBuildError
+        The build is damaged or missing and the sources to rebuild it cannot be found.
 
     Examples
     --------
@@ -46,7 +95,5 @@ def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | N
     import datasets
 
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
-    if not is_built(data_dir):
-        print(f"li_adger: building the dataset into {data_dir}", file=sys.stderr)
-        build(data_dir=data_dir)
+    ensure_built(data_dir)
     return datasets.load_dataset(str(data_dir.parent), config, split=split)

@@ -374,10 +374,13 @@ class CrossCheck:
         --------
         >>> CrossCheck(3, 2, 2, 1e-6, ("x",), (), (), 1e-3).summary()
         '2 of 3 sentences matched; 2 reproduce the judgement within 0.001 (max |diff| 1e-06); unmatched: x'
+        >>> CrossCheck(1, 0, 0, None, ("x",), (), (), 1e-3).summary()  # nothing matched
+        '0 of 1 sentences matched; 0 reproduce the judgement within 0.001 (max |diff| undefined); unmatched: x'
         """
+        diff = "undefined" if self.max_abs_diff is None else f"{self.max_abs_diff:.3g}"
         text = (
             f"{self.n_matched} of {self.n_sentences} sentences matched; {self.n_within} "
-            f"reproduce the judgement within {self.tolerance:g} (max |diff| {self.max_abs_diff:.3g})"
+            f"reproduce the judgement within {self.tolerance:g} (max |diff| {diff})"
         )
         if self.unmatched:
             text += "; unmatched: " + ", ".join(self.unmatched)

@@ -55,8 +55,23 @@ class Tables:
     notes_repaired: int  # notes changed by the mojibake repair
 
 
+def _unreadable(relpath: str, path: Path, exc: Exception) -> BuildError:
+    if isinstance(exc, UnicodeDecodeError):
+        what = (
+            f"not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} at offset {exc.start})"
+        )
+    elif isinstance(exc, pd.errors.EmptyDataError):
+        what = "empty (no header line)"
+    else:
+        what = f"not a readable CSV file ({exc})"
+    return BuildError(f"{relpath} ({path}): {what}; expected the pinned UTF-8 CSV file")
+
+
 def _read_csv(path: Path, relpath: str, columns: tuple[str, ...]) -> pd.DataFrame:
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        raise _unreadable(relpath, path, exc) from None
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise BuildError(
@@ -92,8 +107,11 @@ def official_li_pairs(path: Path) -> list[tuple[str, str]]:
     >>> len(pairs), pairs[4]
     (150, ('32.3.Culicover.7a.g', '32.3.Culicover.7b.*'))
     """
-    with open(path, encoding="utf-8", newline=None) as f:  # universal newlines read CR
-        rows = list(csv.DictReader(f))
+    try:
+        with open(path, encoding="utf-8", newline=None) as f:  # universal newlines read CR
+            rows = list(csv.DictReader(f))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise _unreadable(CONDITIONS_FILE, path, exc) from None
     if not rows or not {"bad", "good"} <= set(rows[0]):
         raise BuildError(f"{CONDITIONS_FILE} ({path}): expected columns 'bad' and 'good'")
     out = []

@@ -203,9 +203,7 @@ def run_push(args: argparse.Namespace) -> int:
 
     result = hub.push_staged(
         args,
-        lambda tmp: stage_metric(
-            tmp, module_name=args.repo_id.split("/")[1], requirement=args.requirement
-        ),
+        lambda tmp: stage_metric(tmp, repo_id=args.repo_id, requirement=args.requirement),
         repo_type="space",
     )
     print(hub.report_result(result))

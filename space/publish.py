@@ -19,6 +19,7 @@ import shutil
 from pathlib import Path
 
 from li_adger.atomic import atomic_write_text
+from li_adger.hub import requirements_txt
 
 __all__ = ["APP_PY", "DEFAULT_REQUIREMENT", "stage_space"]
 
@@ -49,14 +50,6 @@ def _readme(with_image: bool) -> str:
     return "".join(line for line in text.splitlines(True) if _IMAGE_LINK not in line)
 
 
-def _requirements(requirement: str) -> str:
-    if not requirement.strip() or "\n" in requirement:
-        raise ValueError(f"--requirement must be one requirement line (got {requirement!r})")
-    lines = (_HERE / "requirements.txt").read_text(encoding="utf-8").splitlines()
-    out = [requirement.strip() if line.strip() == DEFAULT_REQUIREMENT else line for line in lines]
-    return "\n".join(out) + "\n"
-
-
 def stage_space(
     dest: str | Path,
     *,
@@ -83,6 +76,11 @@ def stage_space(
     if with_image:
         shutil.copyfile(screenshot, dest / "space.png")
     atomic_write_text(dest / "README.md", _readme(with_image))
-    atomic_write_text(dest / "requirements.txt", _requirements(requirement))
+    atomic_write_text(
+        dest / "requirements.txt",
+        requirements_txt(
+            _HERE / "requirements.txt", default=DEFAULT_REQUIREMENT, requirement=requirement
+        ),
+    )
     atomic_write_text(dest / "app.py", APP_PY)
     return dest

@@ -23,10 +23,9 @@ def li_adger_data_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def li_adger_tables(li_adger_data_dir) -> dict[str, pd.DataFrame]:
     """The three built tables as DataFrames: ``sentences``, ``pairs``, ``phenomena``."""
-    return {
-        name: pd.read_parquet(li_adger_data_dir / f"{name}.parquet")
-        for name in ("sentences", "pairs", "phenomena")
-    }
+    from li_adger.builder import data_files
+
+    return {name: pd.read_parquet(path) for name, path in data_files(li_adger_data_dir).items()}
 
 
 def copy_sources(relpaths, root: Path) -> Path:

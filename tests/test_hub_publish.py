@@ -1,11 +1,17 @@
-"""Publishing to the Hugging Face Hub, offline: the staged folders (``--dry-run DIR``) and the
-calls a fake ``HfApi`` receives (``create_repo`` / ``upload_folder`` recorded, nothing sent)."""
+"""Publishing to the Hugging Face Hub, offline: the staged folders (``--dry-run DIR``), loaded
+from another directory as the Hub would serve them, and the calls a fake ``HfApi`` receives
+(``create_repo`` / ``upload_folder`` recorded, nothing sent)."""
 
 from __future__ import annotations
 
 import ast
+import doctest
 import json
+import os
+import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -16,12 +22,18 @@ from li_adger.publish import DATASET_FILES
 from metric_adc.__main__ import main as metric_main
 from space.__main__ import main as space_main
 
+REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = {
     "predictions_good": [-10.0, -12.0, -9.0, -8.0],
     "predictions_bad": [-11.0, -11.5, -15.0, -9.5],
     "references_good": [1.2, 0.9, 1.1, 0.4],
     "references_bad": [-0.8, 0.1, -1.0, -0.2],
 }
+# By hand: the model prefers the acceptable member in pairs 1, 3, 4 (BLiMP 3/4). Its scores
+# have mean -10.75 and population sd sqrt(32.5 / 8) = 2.0156, so its deltas (1, -0.5, 6, 1.5)
+# become 0.496, -0.248, 2.977, 0.744 against human deltas 2.0, 0.8, 2.1, 0.6: within 1 of the
+# human delta with the same sign are pairs 3 and 4 (ADC(1) = 1/2), within 0.5 pair 4 only.
+EXAMPLE_BLIMP, EXAMPLE_ADC = 0.75, {"0.5": 0.25, "1.0": 0.5}
 
 
 def _front_matter(path) -> dict:
@@ -154,11 +166,9 @@ def test_metric_dry_run_is_an_evaluate_space_that_loads_offline(tmp_path):
     assert "launch_gradio_widget" not in (out / "app.py").read_text()
     import evaluate
 
-    import metric_adc
-
     got = evaluate.load(str(out)).compute(**EXAMPLE)
-    assert got == metric_adc.load_metric().compute(**EXAMPLE)
-    assert 0 < got["adc"]["1.0"] <= got["blimp"]
+    assert got["blimp"] == EXAMPLE_BLIMP
+    assert {k: got["adc"][k] for k in EXAMPLE_ADC} == EXAMPLE_ADC
 
 
 def test_metric_module_file_is_named_after_the_repo(tmp_path):
@@ -166,6 +176,44 @@ def test_metric_module_file_is_named_after_the_repo(tmp_path):
     assert metric_main(["push", "someone/li-adger-adc", "--dry-run", str(out)]) == 0
     assert (out / "li-adger-adc.py").is_file() and not (out / "adc.py").exists()
     assert "li-adger-adc" in (out / "requirements.txt").read_text().splitlines()
+
+
+def test_metric_folder_of_another_name_holds_the_module_under_both_names(tmp_path):
+    out = tmp_path / "staged metric"
+    assert metric_main(["push", "someone/adc", "--dry-run", str(out)]) == 0
+    assert hub.staged_files(out) == [
+        "README.md", "adc.py", "app.py", "requirements.txt", "staged metric.py"
+    ]  # fmt: skip
+    assert (out / "staged metric.py").read_bytes() == (out / "adc.py").read_bytes()
+
+
+def test_metric_folder_name_evaluate_cannot_import_is_refused(tmp_path, capsys):
+    assert metric_main(["push", "someone/adc", "--dry-run", str(tmp_path / "adc.v2")]) != 0
+    err = capsys.readouterr().err
+    assert "folder name 'adc.v2'" in err and "cannot contain '.'" in err
+    assert not (tmp_path / "adc.v2").exists()
+
+
+@pytest.mark.parametrize(
+    ("requirement", "hint"),
+    [
+        (None, "pip install li-adger-adc'"),
+        ("li-adger-adc @ git+https://example.org/x.git@abc", 'pip install "li-adger-adc @ git+'),
+    ],
+)
+def test_without_the_project_evaluate_names_the_real_distribution(
+    tmp_path, monkeypatch, requirement, hint
+):
+    import evaluate
+
+    out = tmp_path / "adc"
+    extra = [] if requirement is None else ["--requirement", requirement]
+    assert metric_main(["push", "someone/adc", "--dry-run", str(out), *extra]) == 0
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    monkeypatch.setitem(sys.modules, "metric_adc", None)  # as if it were not installed
+    with pytest.raises(ImportError) as err:
+        evaluate.load(str(out))
+    assert hint in str(err.value) and "pip install metric_adc" not in str(err.value)
 
 
 def test_metric_space_app_shows_the_card(tmp_path):
@@ -176,7 +224,8 @@ def test_metric_space_app_shows_the_card(tmp_path):
     exec(compile((out / "app.py").read_text(), str(out / "app.py"), "exec"), scope)
     assert isinstance(scope["demo"], gr.Blocks)
     assert (
-        scope["body"].lstrip().startswith("# Metric card: ADC") and "## Publishing" in scope["body"]
+        scope["body"].lstrip().startswith("# Metric Card for ADC")
+        and "## Publishing" in scope["body"]
     )
 
 
@@ -224,3 +273,89 @@ def test_space_push_uploads_a_gradio_space(fake_hub):
     (_, create), (_, upload) = fake_hub
     assert create["repo_type"] == "space" and create["space_sdk"] == "gradio"
     assert upload["files"] == ["README.md", "app.py", "requirements.txt", "space.png"]
+
+
+# ------------------------------------------------------------------ every staged tree, as served
+_SERVE = r"""
+import json, re, runpy, sys
+from pathlib import Path
+
+import evaluate
+from datasets import load_dataset
+
+dataset, metric, space = (Path(a) for a in sys.argv[1:4])
+out = {}
+out["pairs"] = load_dataset(str(dataset), "pairs", split="test").num_rows
+out["sentences"] = load_dataset(str(dataset), "sentences", split="test").num_rows
+# the dataset card's Hub snippet, with the repository id pointing at the staged folder
+card = (dataset / "README.md").read_text(encoding="utf-8")
+code, expected = re.search(
+    r"From the Hugging Face Hub:.*?```python\n(.*?)```\s*```text\n(.*?)```", card, re.S
+).groups()
+out["card_code_uses_repo"] = '"someone/li-adger"' in code
+printed = []
+exec(code.replace('"someone/li-adger"', repr(str(dataset))),
+     {"print": lambda *a: printed.append(" ".join(map(str, a)))})
+out["card_output_matches"] = printed == expected.splitlines()
+result = evaluate.load(str(metric)).compute(
+    predictions_good=[-10.0, -12.0, -9.0, -8.0], predictions_bad=[-11.0, -11.5, -15.0, -9.5],
+    references_good=[1.2, 0.9, 1.1, 0.4], references_bad=[-0.8, 0.1, -1.0, -0.2])
+out["blimp"], out["adc"] = result["blimp"], result["adc"]
+app = runpy.run_path(str(space / "app.py"), run_name="staged_space")  # imports, does not serve
+out["space_main"] = callable(app["main"])
+print(json.dumps(out))
+"""
+
+
+def _stage_all(root: Path) -> tuple[Path, Path, Path]:
+    dataset, metric, space = root / "the data set", root / "metric", root / "my app"
+    assert li_adger_main(["push", "someone/li-adger", "--dry-run", str(dataset)]) == 0
+    assert metric_main(["push", "someone/adc", "--dry-run", str(metric)]) == 0
+    assert space_main(["push", "someone/adc-li-adger", "--dry-run", str(space)]) == 0
+    return dataset, metric, space
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1",
+            "HF_HOME": str(tmp_path / "hf"), "HF_DATASETS_CACHE": str(tmp_path / "hf" / "ds"),
+            "HF_MODULES_CACHE": str(tmp_path / "hf" / "modules")}  # fmt: skip
+
+
+def test_every_staged_tree_loads_from_another_directory(tmp_path):
+    dataset, metric, space = _stage_all(tmp_path / "staged")
+    assert hub.staged_files(space) == ["README.md", "app.py", "requirements.txt", "space.png"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", _SERVE, str(dataset), str(metric), str(space)],
+        cwd=elsewhere, env=_env(tmp_path), capture_output=True, text=True, timeout=600,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["pairs"] == 2393 and got["sentences"] == 4178
+    assert got["card_code_uses_repo"] and got["card_output_matches"]
+    assert got["blimp"] == EXAMPLE_BLIMP
+    assert {k: got["adc"][k] for k in EXAMPLE_ADC} == EXAMPLE_ADC
+    assert got["space_main"]
+
+
+def test_the_staged_metric_card_examples_run_against_the_staged_trees(tmp_path):
+    dataset, metric, _ = _stage_all(tmp_path / "staged")
+    card = (metric / "README.md").read_text(encoding="utf-8")
+    assert "<owner>" not in card and card.count('"someone/adc"') >= 2
+    card = card.replace('"someone/adc"', repr(str(metric)))
+    card = card.replace('"someone/li-adger"', repr(str(dataset)))
+    examples = tmp_path / "elsewhere" / "card.md"
+    examples.parent.mkdir()
+    examples.write_text(card, encoding="utf-8")
+    assert len(doctest.DocTestParser().get_examples(card)) >= 10
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+         "--doctest-glob=card.md", "-o", "doctest_optionflags=NUMBER ELLIPSIS NORMALIZE_WHITESPACE",
+         "--rootdir", str(examples.parent), str(examples)],
+        cwd=examples.parent, env=_env(tmp_path), capture_output=True, text=True, timeout=600,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:]
+    assert re.search(r"\b1 passed\b", done.stdout)

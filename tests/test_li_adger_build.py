@@ -1,13 +1,21 @@
-"""The built tables: counts, spot values, schema, invariants, report, atomicity, CLI."""
+"""The built tables: counts, spot values, schema, invariants, report, reproducibility,
+atomicity, interrupted builds, unreadable sources, CLI."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from filelock import FileLock, Timeout
 
 from li_adger import __main__ as main_module
 from li_adger import builder as build_module
@@ -44,8 +52,9 @@ def test_spot_values(li_adger_tables):
 
 
 def test_schema_is_exact(li_adger_data_dir):
+    files = build_module.data_files(li_adger_data_dir)
     for name, schema in SCHEMAS.items():
-        assert pq.read_schema(li_adger_data_dir / f"{name}.parquet").equals(schema), name
+        assert pq.read_schema(files[name]).equals(schema), name
 
 
 def test_sentences_agree_with_source_file(li_adger_tables):
@@ -147,22 +156,22 @@ def test_report_lists_anomalies(li_adger_data_dir):
     assert report["summary"]["total"]["evaluable"] == 2365
 
 
-def test_rebuild_is_idempotent(li_adger_data_dir, tmp_path):
-    again = build_module.build(data_dir=tmp_path / "li_adger" / "data")
-    for name in SCHEMAS:
-        assert (again / f"{name}.parquet").read_bytes() == (
-            li_adger_data_dir / f"{name}.parquet"
-        ).read_bytes()
-    assert (
-        build_module.read_report(again)["fingerprint"]
-        == build_module.read_report(li_adger_data_dir)["fingerprint"]
-    )
-
-
 def _state(data_dir):
     root = data_dir.parent
     files = sorted(p for p in root.rglob("*") if p.is_file() and p.name != ".build.lock")
     return {str(p.relative_to(root)): p.read_bytes() for p in files}
+
+
+def test_two_builds_are_identical_byte_for_byte(li_adger_data_dir, tmp_path):
+    again = build_module.build(data_dir=tmp_path / "li_adger" / "data")
+    first, second = _state(li_adger_data_dir), _state(again)
+    fp = build_module.read_report(again)["fingerprint"]
+    assert sorted(second) == sorted(
+        [".huggingface.yaml", "README.md", "data/build_report.json"]
+        + [f"data/snapshots/{fp}/{n}.parquet" for n in ("pairs", "phenomena", "sentences")]
+    )
+    assert first == second
+    assert str(tmp_path) not in second["data/build_report.json"].decode()  # no local path
 
 
 def test_invalid_source_leaves_previous_data_intact(tmp_path, source_copy):
@@ -175,7 +184,8 @@ def test_invalid_source_leaves_previous_data_intact(tmp_path, source_copy):
     assert _state(data_dir) == before
 
 
-@pytest.mark.parametrize("fail_at", [2, 5, 8])  # in the snapshot, the stable files, the yaml
+# writes: the 3 snapshot files, the report, the pointer
+@pytest.mark.parametrize("fail_at", [2, 4, 5])
 def test_failed_write_leaves_previous_data_intact(tmp_path, source_copy, monkeypatch, fail_at):
     data_dir = build_module.build(data_dir=tmp_path / "li_adger" / "data")
     before = _state(data_dir)
@@ -183,21 +193,95 @@ def test_failed_write_leaves_previous_data_intact(tmp_path, source_copy, monkeyp
     me = source_copy / "li-adger/human_ME_results_li-adger_sentences.csv"
     me.write_text(me.read_text().replace("-1.14131", "-1.5"))
     calls = []
-    real = build_module._write_temp
+    real = build_module._write_bytes
 
-    def failing(directory, data):
-        calls.append(directory)
+    def failing(path, data):
+        calls.append(path)
         if len(calls) == fail_at:
             raise OSError("disk full")
-        return real(directory, data)
+        return real(path, data)
 
-    monkeypatch.setattr(build_module, "_write_temp", failing)
+    monkeypatch.setattr(build_module, "_write_bytes", failing)
     with pytest.raises(OSError, match="disk full"):
         build_module.build(source_copy, data_dir=data_dir, verify=False)
     assert _state(data_dir) == before  # no new file, no temporary file left behind
     monkeypatch.undo()
     build_module.build(source_copy, data_dir=data_dir, verify=False)
     assert _state(data_dir) != before
+
+
+_KILLED_BUILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from li_adger import builder
+
+    def write_half_then_die(path, data):
+        path.write_bytes(data[: len(data) // 2])
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    builder._write_bytes = write_half_then_die
+    builder.build(sys.argv[1], data_dir=sys.argv[2], verify=False)
+    """
+)
+
+
+def test_a_killed_build_leaves_temporaries_that_the_next_build_removes(tmp_path, source_copy):
+    data_dir = tmp_path / "li_adger" / "data"
+    me = source_copy / "li-adger/human_ME_results_li-adger_sentences.csv"
+    me.write_text(me.read_text().replace("-1.14131", "-1.5"))  # a snapshot not yet written
+    env = {**os.environ, "PYTHONPATH": str(Path(build_module.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_BUILD, str(source_copy), str(data_dir)],
+        env=env, capture_output=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == -signal.SIGKILL
+    left = [p for p in data_dir.rglob("*") if p.name.startswith(".") and ".tmp" in p.name]
+    assert left, "the killed build should have left its temporary folder behind"
+    mine = data_dir / "notes.txt"  # a file that is no temporary: never touched
+    mine.write_text("keep")
+    build_module.build(data_dir=data_dir)
+    assert not any(p.exists() for p in left)
+    assert not [p for p in data_dir.parent.rglob("*") if ".tmp" in p.name]
+    assert mine.read_text() == "keep" and build_module.is_built(data_dir)
+
+
+def test_temporaries_are_removed_only_under_the_build_lock(tmp_path, monkeypatch):
+    data_dir = tmp_path / "li_adger" / "data"
+    seen = []
+    real = build_module.remove_temporaries
+
+    def checking(folder, **kwargs):
+        # another holder of the lock would be refused now: the build holds it
+        with pytest.raises(Timeout):
+            FileLock(str(data_dir / ".build.lock"), timeout=0).acquire()
+        seen.append(Path(folder))
+        return real(folder, **kwargs)
+
+    monkeypatch.setattr(build_module, "remove_temporaries", checking)
+    build_module.build(data_dir=data_dir)
+    assert seen == [data_dir, data_dir / "snapshots", data_dir.parent]
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "li-adger/human_ME_results_li-adger_sentences.csv",
+        "li-adger/li-adger_sentences.csv",
+        "li-adger/li-adger_min_pairs.csv",
+        "sprouse2013/LI.conditions.csv",
+    ],
+)
+@pytest.mark.parametrize("content", [b"", b"id,sentence\n\xff\xfe,x\n"], ids=["empty", "latin-1"])
+def test_unreadable_source_is_named_without_a_traceback(
+    tmp_path, source_copy, capsys, rel, content
+):
+    (source_copy / rel).write_bytes(content)
+    argv = ["build", "--source", str(source_copy), "--no-verify", "--data-dir", str(tmp_path / "d")]
+    assert main_module.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {rel} ({source_copy / rel}): ")
+    assert ("UTF-8" in err) if content else ("empty" in err or "expected columns" in err)
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_cli_build_and_summary(tmp_path, capsys):

@@ -43,7 +43,7 @@ def test_corrupted_source_fails_the_build(source_copy, tmp_path):
     path.write_bytes(path.read_bytes() + b"\r")
     with pytest.raises(ChecksumError, match=r"LI\.conditions\.csv"):
         li_adger.build(source_copy, data_dir=tmp_path / "li_adger" / "data")
-    assert not (tmp_path / "li_adger" / "data" / "pairs.parquet").exists()
+    assert not (tmp_path / "li_adger").exists()  # nothing written
 
 
 def test_missing_file_names_the_places_searched(tmp_path):
@@ -103,12 +103,15 @@ def test_build_through_download(mirror, tmp_path, monkeypatch):
     url, _ = mirror
     monkeypatch.setenv("LI_ADGER_UPSTREAM_BASE", url)
     monkeypatch.setenv("LI_ADGER_CACHE", str(tmp_path / "cache"))
-    data_dir = li_adger.build(search_dirs=(), data_dir=tmp_path / "li_adger" / "data")
+    lines = []
+    data_dir = li_adger.build(
+        search_dirs=(), data_dir=tmp_path / "li_adger" / "data", echo=lines.append
+    )
     report = builder.read_report(data_dir)
     assert report["summary"]["total"]["sentences"] == 4178
-    assert all(
-        src["location"].startswith(str(tmp_path / "cache" / "sources")) for src in report["sources"]
-    )
+    assert all(src["verified"] for src in report["sources"])
+    cache = str(tmp_path / "cache" / "sources")
+    assert lines[0] == "sources: " + ", ".join(f"{cache}/{rel}" for rel in BUILD_FILES)
 
 
 def test_corrupted_download_is_rejected(mirror, tmp_path):

@@ -128,9 +128,19 @@ def test_missing_source_is_a_clear_error(tmp_path):
 def test_cross_check_against_li_adger(me, li_sentences):
     judgements = dict(zip(li_sentences["id"], li_sentences["judgement"], strict=True))
     check = P.cross_check(P.item_means(me), judgements, tolerance=1e-3)
-    print(check.summary())
+    assert check.summary().startswith("2400 of 2400 sentences matched; 2400 reproduce")
     assert check.n_sentences == len(li_sentences) == 2400
     assert check.unmatched == () and check.unmatched_items == ()
     assert check.mismatched == ()
     assert check.n_matched == check.n_within == 2400
     assert check.max_abs_diff < 1e-5
+
+
+def test_cross_check_with_nothing_matched_still_summarises():
+    # no id in common: there is no difference to report, and no error either
+    check = P.cross_check(pd.Series({"z": 0.5}), {"a": 1.0, "b": None}, tolerance=1e-3)
+    assert (check.n_sentences, check.n_matched, check.max_abs_diff) == (1, 0, None)
+    assert check.summary() == (
+        "0 of 1 sentences matched; 0 reproduce the judgement within 0.001 "
+        "(max |diff| undefined); unmatched: a"
+    )
