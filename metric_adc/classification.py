@@ -47,7 +47,9 @@ def _labels(values: ArrayLike, name: str) -> np.ndarray:
         ok = np.isin(arr, [0, 1]) if arr.dtype.kind in "iuf" else np.zeros(arr.shape, bool)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"{name!r} must be booleans or 0/1 (got {arr[i]!r} at position {i})")
+            raise ValueError(
+                f"{name!r} must be booleans or 0/1 (got {arr[i].item()!r} at position {i})"
+            )
         arr = arr.astype(bool)
     return arr
 

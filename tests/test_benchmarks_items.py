@@ -75,7 +75,10 @@ def _blimp_records() -> list[dict]:
 def test_blimp_counts(items):
     it, raw = items["blimp"], _blimp_records()
     assert len(it.comparisons) == 67 * 1000 == len(raw)
-    assert it.comparisons.groupby("UID").size().eq(1000).all() and it.comparisons["UID"].nunique() == 67
+    assert (
+        it.comparisons.groupby("UID").size().eq(1000).all()
+        and it.comparisons["UID"].nunique() == 67
+    )
     sentences = {r["sentence_good"] for r in raw} | {r["sentence_bad"] for r in raw}
     assert len(it.units) == len(sentences) == 133_945
     # the paper's 12 phenomena and 4 fields (two file quirks normalised)
@@ -87,7 +90,9 @@ def test_blimp_counts(items):
         "syntax_semantics",
     ]
     terms = it.comparisons.drop_duplicates("UID").set_index("UID")["linguistics_term"]
-    assert terms["animate_subject_passive"] == terms["animate_subject_trans"] == "argument_structure"
+    assert (
+        terms["animate_subject_passive"] == terms["animate_subject_trans"] == "argument_structure"
+    )
     assert (terms == "argument_structure").sum() == 9  # as in the paper's Table 3
 
 
@@ -112,7 +117,9 @@ def test_blimp_pairs_of_one_sentence_are_kept(items):
     # passive_1.jsonl line 325 has the same sentence as good and bad: one unit, a tie
     c = items["blimp"].comparisons.set_index("pair_id")
     assert c.loc["passive_1.324", "good_id"] == c.loc["passive_1.324", "bad_id"]
-    assert (items["blimp"].comparisons["good_id"] == items["blimp"].comparisons["bad_id"]).sum() == 7
+    assert (
+        items["blimp"].comparisons["good_id"] == items["blimp"].comparisons["bad_id"]
+    ).sum() == 7
 
 
 def test_blimp_repeated_sentence_keeps_its_first_id(items):
@@ -194,7 +201,10 @@ def test_npi_spot_checks(items):
     good = "If the student flees from any banks, the boy will hate the students."
     pair = it.comparisons[it.comparisons["good_id"].map(text) == good].iloc[0]
     assert pair["contrast"] == "scope" and pair["environment"] == "conditionals"
-    assert text[pair["bad_id"]] == "If the student flees from the banks, the boy will hate any students."
+    assert (
+        text[pair["bad_id"]]
+        == "If the student flees from the banks, the boy will hate any students."
+    )
     # line 4376: the first simple question pair of its paradigm
     p = c.loc["simplequestions.licensor=0_scope=1_npi_present=1-0.0"]
     assert _text(it, p["good_id"]) == ("The pedestrian should bike to these public parks.",)
@@ -204,7 +214,9 @@ def test_npi_spot_checks(items):
 # ----------------------------------------------------------------------------- diagnostics
 def test_diagnostics_counts(items):
     it = items["diagnostics"]
-    per_set = {s: it.comparisons[it.comparisons["set"] == s] for s in it.comparisons["set"].unique()}
+    per_set = {
+        s: it.comparisons[it.comparisons["set"] == s] for s in it.comparisons["set"].unique()
+    }
     # items as the paper counts them: 34 / 88 / 72 / 64 (CPRAG: contexts; ROLE: contexts;
     # NEG: context-completion sentences)
     assert it.accuracy.query("set == 'CPRAG-102'")["item_id"].nunique() == 34
@@ -228,12 +240,15 @@ def test_diagnostics_unique_units_from_the_raw_files(items):
     units = items["diagnostics"].units
     role = _tsv("lm-diagnostics/ROLE-88/ROLE-88.tsv")[1:]
     role_units = {
-        (r[1].strip(), w)
-        for r in role
-        for w in {r[4], *(e.split()[0] for e in r[2].split("|"))}
+        (r[1].strip(), w) for r in role for w in {r[4], *(e.split()[0] for e in r[2].split("|"))}
     }
     counts = units["id"].str.split(".").str[0].value_counts().to_dict()
-    assert counts == {"CPRAG-102": 102, "ROLE-88": len(role_units), "NEG-136-SIMP": 72, "NEG-136-NAT": 64}
+    assert counts == {
+        "CPRAG-102": 102,
+        "ROLE-88": len(role_units),
+        "NEG-136-SIMP": 72,
+        "NEG-136-NAT": 64,
+    }
 
 
 def test_every_completion_is_one_sentence_final_word(items):
@@ -267,7 +282,12 @@ def test_role_spot_checks(items):
         "interviewed",
     )
     expected = it.accuracy.groupby("item_id")["expected_id"].apply(list)
-    assert [_text(it, u)[1] for u in expected["ROLE-88.61-b"]] == ["avoided", "hated", "read", "met"]
+    assert [_text(it, u)[1] for u in expected["ROLE-88.61-b"]] == [
+        "avoided",
+        "hated",
+        "read",
+        "met",
+    ]
     # multi-word expected completions count by their first word: 'interviewed with|seen'
     assert [_text(it, u)[1] for u in expected["ROLE-88.73-b"]] == ["interviewed", "seen"]
     assert [_text(it, u)[1] for u in expected["ROLE-88.114-a"]] == ["removed", "kicked"]
@@ -293,7 +313,10 @@ def test_neg_nat_spot_checks(items):
     c = it.comparisons.set_index("pair_id")
     natural = c.loc["NEG-136-NAT.5.negative"]
     assert _text(it, natural["good_id"]) == ("Most smokers find that quitting isn't very", "easy")
-    assert _text(it, natural["bad_id"]) == ("Most smokers find that quitting isn't very", "difficult")
+    assert _text(it, natural["bad_id"]) == (
+        "Most smokers find that quitting isn't very",
+        "difficult",
+    )
     assert natural["condition"] == "negative natural"
     assert c.loc["NEG-136-NAT.15.affirmative", "condition"] == "affirmative less natural"
 
@@ -339,8 +362,16 @@ def test_items_refuse_a_broken_shape():
         Items("toy", "pairs", units.assign(id=["a", "a"]), pairs)
     with pytest.raises(ItemsError, match=r"comparisons lacks column\(s\) \['bad_id'\]"):
         Items("toy", "pairs", units, pairs.drop(columns="bad_id"))
-    with pytest.raises(ItemsError, match=r"labels\.id has 1 id\(s\) that are not unit ids, e\.g\. 'z'"):
-        Items("toy", "pairs", units, pairs, labels=pd.DataFrame({"id": ["z"], "label": [True], "split": ["s"]}))
+    with pytest.raises(
+        ItemsError, match=r"labels\.id has 1 id\(s\) that are not unit ids, e\.g\. 'z'"
+    ):
+        Items(
+            "toy",
+            "pairs",
+            units,
+            pairs,
+            labels=pd.DataFrame({"id": ["z"], "label": [True], "split": ["s"]}),
+        )
     with pytest.raises(ItemsError, match="units lacks column"):
         Items("toy", "cloze", units, pairs)
     with pytest.raises(ItemsError, match="form must be one of"):
