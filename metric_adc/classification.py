@@ -2,16 +2,15 @@
 
 Pure NumPy. The CoLA paper's conventions (Warstadt, Singh & Bowman 2019):
 
-- **MCC** (Matthews 1975; the paper's metric, §3 and Appendix): the correlation of two
+- **MCC** (Matthews 1975; the paper's metric, §3 and its appendix): the correlation of two
   Boolean variables, ``(TP·TN − FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.
 - **A classifier's signed score** (e.g. a CoLA classifier's signed confidence) has the natural
   threshold 0: a sentence is predicted acceptable iff its score is ``> 0``.
 - **Scores with no natural threshold** (language-model log-probabilities and their
-  normalisations, as in Lau et al.'s unsupervised baselines, §5): a threshold fitted by 10-fold
-  cross-validation on the evaluated set itself — "we repeatedly find the optimum threshold for
-  90% of the model outputs and evaluate the remaining 10% with that threshold, until all the
-  data have been evaluated" (§5, *Lau et al.*). :func:`cross_validated_predictions` does
-  exactly that: the folds come from a random permutation by the :class:`numpy.random.Generator`
+  normalisations, as in Lau et al.'s unsupervised baselines, §4.2): a threshold fitted by 10-fold
+  cross-validation on the evaluated set itself — the best threshold on nine tenths of the
+  scores classifies the remaining tenth, fold after fold, until every sentence has been
+  classified. :func:`cross_validated_predictions` does exactly that: the folds come from a random permutation by the :class:`numpy.random.Generator`
   passed in, the optimum on the other 9 folds is the threshold of highest MCC
   (:func:`best_threshold`), and the held-out fold is predicted with it. The MCC is then
   computed once over all the held-out predictions.
@@ -36,7 +35,7 @@ __all__ = [
 ]
 
 N_FOLDS: int = 10
-"""Folds of the threshold's cross-validation (Warstadt, Singh & Bowman 2019, §5)."""
+"""Folds of the threshold's cross-validation (Warstadt, Singh & Bowman 2019, §4.2)."""
 
 
 def _labels(values: ArrayLike, name: str) -> np.ndarray:

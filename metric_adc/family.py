@@ -25,7 +25,7 @@ Sections:
     {"n", "mcc", "accuracy"}}}``. ``threshold`` is ``"zero"`` for ``kind="cola"`` (a
     classifier's signed score: acceptable iff > 0) and ``"fitted"`` otherwise: per split, by
     :data:`~metric_adc.classification.N_FOLDS`-fold cross-validation on that split
-    (Warstadt, Singh & Bowman 2019, §5), folds drawn from ``numpy.random.default_rng(seed)``;
+    (Warstadt, Singh & Bowman 2019, §4.2), folds drawn from ``numpy.random.default_rng(seed)``;
     the pooled ``mcc`` is over all splits' predictions together.
 
 ``headline`` is ``{"statistic", "mean_over", "description", "value"}``: the benchmark's

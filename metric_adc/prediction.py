@@ -11,8 +11,8 @@ Pure NumPy. Definitions (Ettinger 2020):
   all of them do.
 - **Thresholded sensitivity** (§7.2): the same with the probability difference required to be
   *greater than* .01 (:data:`SENSITIVITY_THRESHOLD`): ``P(good) − P(bad) > .01``, with
-  ``P = exp(score)`` for natural-log scores — strict, as in the paper ("higher by greater than
-  .01") and its code (``abs(p_good − p_bad) > thresh``).
+  ``P = exp(score)`` for natural-log scores — strict, as in the paper (more probable by more
+  than .01) and its code (``abs(p_good − p_bad) > thresh``).
 
 Scores are natural-log probabilities (``<= 0``; ``-inf`` is a probability of 0). Documented
 choices for degenerate input (each raises :class:`ValueError` naming the argument): NaN or
