@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -204,23 +205,28 @@ def _labelled_section(
     return out
 
 
+_HEADLINE_SECTIONS = {"blimp": "pairs", "sensitivity": "cloze", "mcc": "labelled"}
+
+
+def _headline_levels(statistic: str, mean_over: str | None, body: dict) -> list[float]:
+    """The values a headline averages: one (pooled) or one per level of ``mean_over``."""
+    if statistic == "sensitivity":  # cloze results are per set; the headline averages them
+        if mean_over != "set":
+            raise ValueError(f"a cloze headline is a mean over 'set' (got mean_over={mean_over!r})")
+        return [s["sensitivity"] for s in body["sets"].values()]
+    if mean_over is None:
+        return [body[statistic]]
+    if statistic == "blimp":
+        return [g["blimp"] for g in body["groups"][mean_over].values()]
+    return [s["mcc"] for s in body["splits"].values()]
+
+
 def _headline(spec: Benchmark, result: dict) -> dict:
     h = spec.headline
-    section = {"blimp": "pairs", "sensitivity": "cloze", "mcc": "labelled"}[h.statistic]
-    body = result[section]
-    value = None
-    if body is not None:
-        if h.statistic == "sensitivity":
-            levels = [s["sensitivity"] for s in body["sets"].values()]
-            if h.mean_over is None:
-                raise ValueError(f"{spec.name}: a cloze headline is a mean over sets")
-        elif h.mean_over is None:
-            levels = [body[h.statistic]]
-        elif h.statistic == "blimp":
-            levels = [g["blimp"] for g in body["groups"][h.mean_over].values()]
-        else:
-            levels = [s["mcc"] for s in body["splits"].values()]
-        value = float(np.mean(levels))
+    body = result[_HEADLINE_SECTIONS[h.statistic]]
+    value = (
+        None if body is None else float(np.mean(_headline_levels(h.statistic, h.mean_over, body)))
+    )
     return {
         "statistic": h.statistic,
         "mean_over": h.mean_over,
@@ -335,7 +341,8 @@ def _thesis(spec: Benchmark, source) -> dict[str, dict]:
     items = load_items(spec.name, source=source)
     units = set(items.units["id"])
     out = {}
-    for model in thesis.load_thesis_models():
+    folder = None if source is None else Path(source) / "thesis-outputs"
+    for model in thesis.load_thesis_models(folder):
         if model.standardized or not units <= set(model.scores):
             continue  # the trigram rows: thesis z-scores of part of the sentences
         kind = "cola" if model.name.endswith("-cola") else "mlm"

@@ -376,3 +376,11 @@ def test_items_refuse_a_broken_shape():
         Items("toy", "cloze", units, pairs)
     with pytest.raises(ItemsError, match="form must be one of"):
         Items("toy", "graded", units, pairs)
+    labels = pd.DataFrame({"id": ["a"], "label": ["1"], "split": ["s"]})
+    with pytest.raises(ItemsError, match=r"labels\.label must be booleans, True = acceptable"):
+        Items("toy", "labelled", units, labels=labels)
+    cloze_units = pd.DataFrame(
+        {"id": ["a", "b"], "context": ["It", "It"], "completion": ["x", "y"]}
+    )
+    with pytest.raises(ItemsError, match=r"comparisons lacks column\(s\) \['item_id'\]"):
+        Items("toy", "cloze", cloze_units, pairs)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, copy_sources
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -512,6 +512,15 @@ def test_thesis_cola_models_mcc_against_the_expert_labels(li_adger_tables):
     assert refs["bert-base-uncased-mlm"]["pairs"]["blimp"] == pytest.approx(
         0.852, abs=5e-4
     )  # README
+
+
+def test_thesis_reference_rows_from_a_source_folder(tmp_path):
+    from li_adger.sources import BUILD_FILES, THESIS_OUTPUT_FILES
+
+    root = copy_sources([*BUILD_FILES, *THESIS_OUTPUT_FILES], tmp_path / "source")
+    refs = family.reference_results("li_adger", source=root)
+    cola = refs["bert-large-cased-cola"]["labelled"]
+    assert cola["mcc"] == pytest.approx(0.633, abs=5e-4) and cola["splits"]["li_adger"]["n"] == 4178
 
 
 def test_the_thesis_label_column_is_not_the_expert_label():

@@ -73,7 +73,7 @@ def _term(linguistics_term: str) -> str:
     return _PAPER_TERMS.get(linguistics_term, linguistics_term)
 
 
-_KEYS = ("sentence_good", "sentence_bad", "field", "linguistics_term", "UID", "pairID")
+_KEYS = frozenset(("sentence_good", "sentence_bad", "field", "linguistics_term", "UID", "pairID"))
 
 
 def _records(path: Path) -> list[dict]:
@@ -101,16 +101,15 @@ def _records(path: Path) -> list[dict]:
 def _paradigm(path: Path, expected_uid: str) -> list[dict]:
     records = _records(path)
     for number, r in enumerate(records, 1):
-        missing = [k for k in _KEYS if k not in r]
-        if missing:
-            raise SourceFormatError(f"{path}:{number}: missing field(s) {missing}")
+        if not r.keys() >= _KEYS:
+            raise SourceFormatError(f"{path}:{number}: missing field(s) {sorted(_KEYS - r.keys())}")
         if r["UID"] != expected_uid:
             raise SourceFormatError(
                 f"{path}:{number}: field 'UID' is {r['UID']!r}, expected {expected_uid!r}"
             )
-        for k in ("sentence_good", "sentence_bad"):
-            if not isinstance(r[k], str) or not r[k].strip():
-                raise SourceFormatError(f"{path}:{number}: field {k!r} is empty")
+        good, bad = r["sentence_good"], r["sentence_bad"]
+        if not (isinstance(good, str) and good.strip() and isinstance(bad, str) and bad.strip()):
+            raise SourceFormatError(f"{path}:{number}: 'sentence_good' or 'sentence_bad' is empty")
     return records
 
 

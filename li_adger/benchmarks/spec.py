@@ -36,6 +36,7 @@ import pandas as pd
 
 __all__ = [
     "ACCURACY_COLUMNS",
+    "CLOZE_COMPARISON_COLUMNS",
     "COMPARISON_COLUMNS",
     "FORMS",
     "LABEL_COLUMNS",
@@ -58,6 +59,7 @@ UNIT_COLUMNS: dict[str, tuple[str, ...]] = {
     "cloze": ("id", "context", "completion"),
 }
 COMPARISON_COLUMNS: tuple[str, ...] = ("pair_id", "good_id", "bad_id")
+CLOZE_COMPARISON_COLUMNS: tuple[str, ...] = (*COMPARISON_COLUMNS, "item_id")
 ACCURACY_COLUMNS: tuple[str, ...] = ("item_id", "expected_id")
 LABEL_COLUMNS: tuple[str, ...] = ("id", "label", "split")
 
@@ -132,7 +134,7 @@ class Items:
             raise ItemsError(f"{self.benchmark}: form must be one of {FORMS} (got {self.form!r})")
         parts = {
             "units": UNIT_COLUMNS[self.form],
-            "comparisons": COMPARISON_COLUMNS,
+            "comparisons": CLOZE_COMPARISON_COLUMNS if self.form == "cloze" else COMPARISON_COLUMNS,
             "accuracy": ACCURACY_COLUMNS,
             "labels": LABEL_COLUMNS,
         }
@@ -173,6 +175,11 @@ class Items:
                     f"{self.benchmark}: {part}.{column} has {len(unknown)} id(s) that are not "
                     f"unit ids, e.g. {unknown[0]!r}"
                 )
+        if len(self.labels) and not pd.api.types.is_bool_dtype(self.labels["label"]):
+            raise ItemsError(
+                f"{self.benchmark}: labels.label must be booleans, True = acceptable "
+                f"(got dtype {self.labels['label'].dtype})"
+            )
         if len(self.comparisons) and self.comparisons["pair_id"].duplicated().any():
             dup_pair = self.comparisons["pair_id"][self.comparisons["pair_id"].duplicated()]
             raise ItemsError(
@@ -203,7 +210,8 @@ class Benchmark:
     read
         The reader: ``{relpath: verified path}`` → :class:`Items`.
     groups
-        Breakdown columns of ``comparisons`` (and, for cloze, ``accuracy``), in order.
+        Breakdown columns, in order: of ``comparisons`` (cloze: also of ``accuracy``), or of
+        ``labels`` for a labelled benchmark.
     headline
         How the overall number is formed (:class:`Headline`).
     metrics
