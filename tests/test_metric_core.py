@@ -19,6 +19,27 @@ def test_zscore_population_sd_each_sentence_once():
     assert z["a"] == pytest.approx(-1.5 / math.sqrt(1.25))
 
 
+def test_zscore_over_a_larger_population():
+    # population 1..5: mean 3, population sd √2; the scored sentences need not be in it
+    z = core.zscore_by_id(["a", "b"], [5.0, 2.5], population=[1.0, 2.0, 3.0, 4.0, 5.0])
+    assert z["a"] == pytest.approx(2 / math.sqrt(2)) and z["b"] == pytest.approx(
+        -0.5 / math.sqrt(2)
+    )
+    with pytest.raises(ValueError, match="'population' are constant"):
+        core.zscore_by_id(["a", "b"], [1.0, 2.0], population=[2.0, 2.0])
+
+
+def test_sentence_correlation_matches_ids_and_leaves_out_missing_judgements():
+    from scipy import stats
+
+    scores = {"a": 1.0, "b": 2.0, "c": 4.0, "d": 3.0, "e": 9.0}
+    judgements = {"d": 4.0, "c": 5.0, "b": 1.0, "a": 2.0, "e": float("nan")}
+    r = core.sentence_correlation(scores, judgements)
+    assert r["n"] == 4
+    assert r["pearson"] == pytest.approx(stats.pearsonr([1, 2, 4, 3], [2, 1, 5, 4]).statistic)
+    assert core.sentence_correlation(scores, judgements, ids=["a", "b", "x"])["n"] == 2
+
+
 def test_adc_hand_computed():
     # pair 1: same sign, |1.3-1.0| = .3 -> passes at .5 and 1
     # pair 2: same sign, |2.5-1.0| = 1.5 -> fails at .5 and 1, passes at 5
