@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from metric_adc.pairs import (
     thesis_model_deltas,
     thesis_pair_table,
 )
+
+if TYPE_CHECKING:
+    from metric_adc.thesis import ThesisModel
 
 __all__ = [
     "RESULT_KEYS",
@@ -45,9 +49,7 @@ __all__ = [
     "thesis_rows",
 ]
 
-ROW_KEYS = (
-    "model",
-    "n_sentences",
+_PAIR_KEYS = (
     "n_pairs",
     "n_excluded",
     "blimp",
@@ -58,10 +60,19 @@ ROW_KEYS = (
     "pearson_pairs_p",
     "spearman_pairs",
     "spearman_pairs_p",
-    "pearson_sentences",
-    "pearson_sentences_p",
-    "spearman_sentences",
-    "spearman_sentences_p",
+)  # the keys of core.summarize
+_SENTENCE_KEYS = {
+    "pearson_sentences": "pearson",
+    "pearson_sentences_p": "pearson_p",
+    "spearman_sentences": "spearman",
+    "spearman_sentences_p": "spearman_p",
+}  # row key -> key of core.sentence_correlation
+
+ROW_KEYS = (
+    "model",
+    "n_sentences",
+    *_PAIR_KEYS,
+    *_SENTENCE_KEYS,
     "standardized",
     "by_group",
     "note",
@@ -81,8 +92,6 @@ ROW_ONLY_KEYS = ("model", "note")
 
 RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
 """The statistics of a row: the result keys of the ``evaluate`` module."""
-
-_PAIR_KEYS = ROW_KEYS[2:12]  # n_pairs … spearman_pairs_p: the keys of core.summarize
 
 
 def _row(
@@ -104,10 +113,7 @@ def _row(
         "model": str(model),
         "n_sentences": int(n_sentences),
         **{k: pairs[k] for k in _PAIR_KEYS},
-        "pearson_sentences": s.get("pearson"),
-        "pearson_sentences_p": s.get("pearson_p"),
-        "spearman_sentences": s.get("spearman"),
-        "spearman_sentences_p": s.get("spearman_p"),
+        **{k: s.get(name) for k, name in _SENTENCE_KEYS.items()},
         "standardized": bool(standardized),
         "by_group": by_group,
         "note": note,
@@ -217,7 +223,10 @@ def evaluate_li_adger(
 
 
 def thesis_rows(
-    models: Iterable[tuple], pairs: PairTable, *, deltas: Iterable[float] = core.DEFAULT_DELTAS
+    models: Iterable[tuple[ThesisModel, ModelDeltas]],
+    pairs: PairTable,
+    *,
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
 ) -> list[dict]:
     """One :func:`model_row` per ``(ThesisModel, ModelDeltas)`` of
     :func:`metric_adc.pairs.thesis_model_deltas`, named and captioned as in the thesis.

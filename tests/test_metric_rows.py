@@ -64,3 +64,14 @@ def test_source_row_restricts_the_statistics_not_the_z_scores():
     assert li["by_group"] is None and list(li) == list(rows.ROW_KEYS)
     with pytest.raises(ValueError, match=r"no pair has source 'X' \(expected one of"):
         rows.source_row(scored, t, "X")
+
+
+def test_row_keys_are_the_documented_ones():
+    # docs/metric.md lists them: the JSON shape every consumer of `report --json` reads
+    assert rows.ROW_KEYS == (
+        "model", "n_sentences", "n_pairs", "n_excluded", "blimp", "human_sign", "adc",
+        "adc_auc", "pearson_pairs", "pearson_pairs_p", "spearman_pairs", "spearman_pairs_p",
+        "pearson_sentences", "pearson_sentences_p", "spearman_sentences",
+        "spearman_sentences_p", "standardized", "by_group", "note",
+    )  # fmt: skip
+    assert rows.ROW_ONLY_KEYS == ("model", "note")
