@@ -24,9 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-from metric_adc import core, report
+from metric_adc import core, formatting, pairs, rows
 
-__all__ = ["build_parser", "main"]
+__all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
+
+HUMAN_ROW_SPLITS: int = 100
+"""Split-halves behind the human row of ``report`` and ``reproduce`` (a few seconds)."""
 
 
 def _delta(text: str) -> float:
@@ -55,8 +58,8 @@ def _dump(obj) -> str:
     return json.dumps(clean(obj), indent=2, ensure_ascii=False, default=_json_default)
 
 
-def _pairs(kind: str) -> report.PairTable:
-    return report.thesis_pair_table() if kind == "thesis" else report.li_adger_pairs()
+def _pairs(kind: str) -> pairs.PairTable:
+    return pairs.thesis_pair_table() if kind == "thesis" else pairs.li_adger_pairs()
 
 
 def _ceiling_splits(text: str) -> int:
@@ -70,81 +73,84 @@ def _human_row(args: argparse.Namespace) -> dict | None:
     """The human split-half row, or ``None`` when disabled or the participant data is absent."""
     if not args.ceiling_splits:
         return None
+    from metric_adc.ceiling import compute_ceiling
+
     try:
-        return report.ceiling_row(args.ceiling_splits, deltas=args.delta)
+        result = compute_ceiling(
+            n_splits=args.ceiling_splits, seed=0, tasks=False, deltas=args.delta
+        )
     except FileNotFoundError as exc:
         print(f"human split-half row not shown: {exc}", file=sys.stderr)
         return None
-
-
-def _print_human_notes(human: dict | None) -> None:
-    if human is not None:
-        print(f"\n{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): "
-              f"{human['note']}\n{human['authors_note']}")  # fmt: skip
+    return rows.ceiling_row(result)
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """``report``: one scores file → row, analyses, optional plots."""
+    """``report``: one scores file → row, analyses, optional plots.
+
+    ``--prestandardized`` applies to the scores file and to the ``--baseline`` file alike:
+    both are compared on the scale they are given in, neither is z-scored again.
+    """
+    from metric_adc.analysis import analyze_on_pairs
     from metric_adc.scores_file import read_scores
 
     sf = read_scores(args.scores)
-    pairs = _pairs(args.pairs)
-    baseline = read_scores(args.baseline).as_dict() if args.baseline else None
-    analysis = report.analyze_on_pairs(
-        sf.as_dict(),
-        pairs,
+    table = _pairs(args.pairs)
+    standardize = not args.prestandardized
+    scored = pairs.model_deltas(sf.as_dict(), table, standardize=standardize)
+    baseline = None
+    if args.baseline:
+        baseline = pairs.model_deltas(
+            read_scores(args.baseline).as_dict(), table, standardize=standardize
+        )
+    row = rows.model_row(scored, table, model=sf.label, deltas=args.delta)
+    analysis = analyze_on_pairs(
+        scored,
+        table,
         rng=np.random.default_rng(args.seed),
-        model=sf.label,
         deltas=args.delta,
-        standardize=not args.prestandardized,
         n_resamples=args.n_resamples,
         baseline=baseline,
     )
-    row = analysis["row"]
     human = _human_row(args)
-    rows = [row]
-    if human is not None and pairs.source is not None and "LI" in pairs.source:
+    shown = [row]
+    if human is not None and table.source is not None and "LI" in table.source:
         # the human row covers the LI pairs only: show the model on the same pairs beside it
-        rows.append(
-            report.source_row(sf.as_dict(), pairs, "LI", model=sf.label, deltas=args.delta,
-                              standardize=not args.prestandardized)
-        )  # fmt: skip
+        shown.append(rows.source_row(scored, table, "LI", model=sf.label, deltas=args.delta))
     if human is not None:
-        rows.append(human)
+        shown.append(human)
     if args.plots:
         from metric_adc import plots
 
-        z, dlm = report.model_deltas(sf.as_dict(), pairs, standardize=not args.prestandardized)
         written = plots.write_plots(
-            args.plots, model=sf.label, model_z=z, judgements=pairs.judgements,
-            model_delta=dlm, human_delta=pairs.human_delta, sweep=analysis["sweep"],
-            by_group=analysis["by_phenomenon"] or row["by_source"], delta=args.delta[0],
+            args.plots, model=sf.label, model_z=scored.z, judgements=table.judgements,
+            model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis["sweep"],
+            by_group=analysis["by_phenomenon"] or row["by_group"], delta=args.delta[0],
         )  # fmt: skip
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(_dump({"rows": rows, "analysis": {k: v for k, v in analysis.items() if k != "row"}}))
+        print(_dump({"rows": shown, "analysis": analysis}))
         return 0
     if args.markdown:
-        print(report.format_markdown(rows))
+        print(formatting.format_markdown(shown))
         return 0
-    print(report.format_table(rows))
-    print(f"\n{row['n_excluded']} pair(s) excluded for a missing human judgement; "
-          f"z-scores over {row['n_sentences']} sentences.")  # fmt: skip
-    if len(rows) > 2:
-        print(f"{rows[1]['model']}: the model on the {rows[1]['n_pairs']} LI pairs, the pairs "
-              f"of the human row ({rows[1]['note']}).")  # fmt: skip
     level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
-    print(f"\n95% bootstrap intervals ({args.n_resamples} resamples of {level}, seed {args.seed}):")
-    for key, ci in analysis["ci"][level].items():
-        print(f"  {key:<14} {ci['estimate']:.3f}  [{ci['low']:.3f}, {ci['high']:.3f}]")
+    blocks = [
+        formatting.format_table(shown),
+        formatting.format_report_notes(shown),
+        formatting.format_intervals(
+            analysis["ci"][level], level=level, n_resamples=args.n_resamples, seed=args.seed
+        ),
+    ]
     if analysis["baseline"]:
-        print(f"\nagainst the baseline {args.baseline}:")
-        for k, c in analysis["baseline"]["comparison"].items():
-            o = analysis["baseline"]["overlap"][k]
-            print(f"  ADC δ={k}: difference {c['difference']:+.3f} [{c['low']:+.3f}, "
-                  f"{c['high']:+.3f}], p = {c['p_value']:.4f}; both pass {o['both']:.3f}; "
-                  f"reduced {o['reduced']:.3f} on {o['n_reduced']} pairs")  # fmt: skip
-    _print_human_notes(human)
+        blocks.append(
+            formatting.format_comparison(
+                analysis["baseline"], name=args.baseline, prestandardized=args.prestandardized
+            )
+        )
+    if human is not None:
+        blocks.append(formatting.format_human_note(human))
+    print("\n\n".join(blocks))
     return 0
 
 
@@ -153,45 +159,38 @@ def run_reproduce(args: argparse.Namespace) -> int:
     of ``--with`` on the same pairs, then the human split-half row."""
     from metric_adc.scores_file import read_scores
 
-    rows = report.reproduce_rows(args.thesis_dir, deltas=args.delta)
-    if args.with_scores:
-        table = report.thesis_pair_table(args.thesis_dir)
-        for path in args.with_scores:
-            sf = read_scores(path)
-            rows.append(report.evaluate_on_pairs(sf.as_dict(), table, model=sf.label or
-                                                 Path(path).stem, deltas=args.delta))  # fmt: skip
+    table = pairs.thesis_pair_table(args.thesis_dir)
+    thesis_models = pairs.thesis_model_deltas(table, args.thesis_dir)
+    shown = rows.thesis_rows(thesis_models, table, deltas=args.delta)
+    for path in args.with_scores:
+        sf = read_scores(path)
+        name = sf.label or Path(path).stem
+        shown.append(rows.evaluate_on_pairs(sf.as_dict(), table, model=name, deltas=args.delta))
     human = _human_row(args)
     if human is not None:
-        rows.append(human)
+        shown.append(human)
     if args.plots:
-        from metric_adc import plots, thesis
+        from metric_adc import plots
 
-        table = report.thesis_pair_table(args.thesis_dir)
         sweeps = {}
-        for m in thesis.load_thesis_models(args.thesis_dir):
-            _, dlm = report.model_deltas(m.scores, table, standardize=not m.standardized)
-            sweeps[m.name] = core.delta_sweep(dlm, table.human_delta)
-            plots.plot_deltas(dlm, table.human_delta, Path(args.plots)
+        for m, scored in thesis_models:
+            sweeps[m.name] = core.delta_sweep(scored.delta, table.human_delta)
+            plots.plot_deltas(scored.delta, table.human_delta, Path(args.plots)
                               / f"{m.name}_deltas.png", delta=args.delta[0], title=m.name)  # fmt: skip
         plots.plot_adc_curves(sweeps, Path(args.plots) / "adc_curves.png",
                               title="ADC(δ), thesis models")  # fmt: skip
         print(f"wrote {len(sweeps) + 1} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(_dump({"rows": rows}))
+        print(_dump({"rows": shown}))
         return 0
     if args.markdown:
-        print(report.format_markdown(rows))
+        print(formatting.format_markdown(shown))
         return 0
-    print(report.format_table(rows))
-    models = [r for r in rows if r is not human]
-    notes = sorted({r["note"] for r in models if r["note"]})
-    excl = sorted({r["n_excluded"] for r in models})
-    print(f"\nPairs: the thesis's pair file; {', '.join(map(str, excl))} pair(s) lack a human "
-          "judgement and are excluded.")  # fmt: skip
-    for n in notes:
-        who = ", ".join(r["model"] for r in models if r["note"] == n)
-        print(f"{who}: {n}.")
-    _print_human_notes(human)
+    models = [r for r in shown if r is not human]
+    blocks = [formatting.format_table(shown), formatting.format_reproduce_notes(models)]
+    if human is not None:
+        blocks.append(formatting.format_human_note(human))
+    print("\n\n".join(blocks))
     return 0
 
 
@@ -233,9 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
         out.add_argument("--markdown", action="store_true",
                          help="print the rows as a GitHub-markdown table")  # fmt: skip
         p.add_argument("--plots", metavar="DIR", help="write PNG figures into DIR")
-        p.add_argument("--ceiling-splits", type=_ceiling_splits, default=report.CEILING_SPLITS,
+        p.add_argument("--ceiling-splits", type=_ceiling_splits, default=HUMAN_ROW_SPLITS,
                        metavar="N", help="split-halves of the human row (LI pairs only; default "
-                       f"{report.CEILING_SPLITS}; 0 leaves the row out)")  # fmt: skip
+                       f"{HUMAN_ROW_SPLITS}; 0 leaves the row out)")  # fmt: skip
 
     p = sub.add_parser("report", help="evaluate a scores file on LI-Adger")
     p.add_argument("scores", help="scores file (JSON Lines with metadata, or CSV id,score)")
@@ -244,7 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pair table: the LI-Adger dataset (default) or the thesis's pair file")  # fmt: skip
     p.add_argument("--baseline", metavar="SCORES", help="a second scores file to compare with")
     p.add_argument("--prestandardized", action="store_true",
-                   help="scores are z-scores already: do not z-score again")  # fmt: skip
+                   help="the scores (and those of --baseline) are z-scores already: "
+                        "z-score neither file again")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
     p.set_defaults(func=run_report)

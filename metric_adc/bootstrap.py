@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from metric_adc import core
+from metric_adc.checks import as_model_and_human
 
 __all__ = ["STATISTICS", "bootstrap_ci", "paired_comparison"]
 
@@ -48,7 +49,7 @@ def _components(statistic: str, m: np.ndarray, h: np.ndarray | None, delta: floa
         per = core.adc_pass(m, h, delta).astype(float)
     elif statistic == "adc_auc":
         dmax = core.DEFAULT_AUC_MAX if delta is None else core.check_delta(delta)
-        per = core._auc_terms(m, h, dmax)
+        per = core.adc_auc_terms(m, h, dmax)
     else:
         cols = np.column_stack([np.ones_like(m), m, h, m * m, h * h, m * h])
         return cols, _pearson_from_sums
@@ -69,7 +70,7 @@ def _pearson_from_sums(s: np.ndarray) -> np.ndarray:
 
 
 def _prepare(model_delta, human_delta, clusters):
-    m, h = core._model_human(model_delta, human_delta)
+    m, h = as_model_and_human(model_delta, human_delta)
     c = None
     if clusters is not None:
         c = np.asarray([str(x) for x in clusters], dtype=object)
@@ -198,8 +199,8 @@ def paired_comparison(
             f"'model_delta_a' has {na} pairs but 'model_delta_b' has {nb}: "
             "a paired comparison needs the same pairs"
         )
-    ma, _ = core._model_human(model_delta_a, human_delta, "model_delta_a")
-    mb, _ = core._model_human(model_delta_b, human_delta, "model_delta_b")
+    ma, _ = as_model_and_human(model_delta_a, human_delta, "model_delta_a")
+    mb, _ = as_model_and_human(model_delta_b, human_delta, "model_delta_b")
     # stack both systems' columns so one resample serves both
     m_both = np.concatenate([ma, mb])
     h_both = None if human_delta is None else np.concatenate([np.asarray(human_delta, float)] * 2)

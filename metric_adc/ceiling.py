@@ -19,25 +19,27 @@ Only the LI part has participant-level data; the Adger part of LI-Adger has none
 ceiling describes the LI pairs only (:data:`NOTE` says so wherever the row appears).
 Nothing at participant level leaves memory (:data:`li_adger.participants.AUTHORS_NOTE`).
 
-The jobs around it have their own files: :mod:`metric_adc.ceiling_inputs` (what is read),
+The jobs around it have their own files: :mod:`metric_adc.ceiling_splits` (random halves,
+half means, summaries over splits), :mod:`metric_adc.ceiling_inputs` (what is read),
 :mod:`metric_adc.ceiling_tasks` (ME vs Likert vs forced choice),
 :mod:`metric_adc.ceiling_plot` (the ADC(δ) figure) and :mod:`metric_adc.ceiling_cli` (the
-``ceiling`` subcommand). Their public names stay importable from this module.
+``ceiling`` subcommand); :func:`metric_adc.rows.ceiling_row` makes the result a result row.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from metric_adc import core
-from metric_adc.ceiling_inputs import CeilingInputs, load_inputs
-from metric_adc.core import delta_for_share, spearman_brown
+from metric_adc.ceiling_inputs import CeilingInputs, load_inputs, thesis_deltas_frame
+from metric_adc.ceiling_splits import INTERVAL, half_means, split_masks, summarize_splits
+from metric_adc.ceiling_tasks import task_comparison
 
 __all__ = [
     "CEILING_DELTAS",
@@ -45,38 +47,13 @@ __all__ = [
     "LABEL",
     "NOTE",
     "SHARES",
-    "CeilingInputs",
     "compute_ceiling",
-    "delta_for_share",
-    "half_means",
-    "human_ceiling_row",
-    "load_inputs",
-    "spearman_brown",
     "split_half",
-    "split_masks",
-    "summarize_splits",
 ]
 
-# Names that live in the sibling modules (which import this one) but stay importable from
-# here: resolved on first access (PEP 562), so importing this module imports none of them.
-_MOVED: dict[str, str] = {
-    "task_comparison": "metric_adc.ceiling_tasks",
-    "plot_curve": "metric_adc.ceiling_plot",
-    "thesis_model_curves": "metric_adc.ceiling_plot",
-    "add_ceiling_parser": "metric_adc.ceiling_cli",
-    "format_table": "metric_adc.ceiling_cli",
-    "run_ceiling": "metric_adc.ceiling_cli",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 LABEL: str = "human split-half (LI only)"
-"""The ``model`` name of the ceiling row in reports, ``reproduce`` and the Space."""
+"""The ``model`` name of the ceiling row in reports, ``reproduce`` and the Space (the
+result's ``label``)."""
 
 NOTE: str = (
     "LI pairs only: the Adger part of LI-Adger has no participant-level data. Half B of the "
@@ -95,103 +72,6 @@ SHARES: tuple[float, ...] = (0.9, 0.95)
 
 CURVE_GRID: tuple[float, ...] = tuple(round(0.01 * k, 10) for k in range(1, 501))
 """δ grid of the ADC(δ) curve: 0.01, 0.02, …, 5.0."""
-
-_INTERVAL = (2.5, 97.5)
-
-
-def split_masks(groups: Sequence[str], n_splits: int, rng: np.random.Generator) -> np.ndarray:
-    """Random half splits of participants, balanced within each group: ``(n_splits, n)`` bool.
-
-    ``True`` marks half A. A group of odd size gives its extra member to A or B at random.
-
-    Examples
-    --------
-    >>> m = split_masks(["a", "a", "b", "b", "b"], 4, np.random.default_rng(0))
-    >>> m.shape, m[:, :2].sum(axis=1).tolist()
-    ((4, 5), [1, 1, 1, 1])
-    >>> sorted(set(m[:, 2:].sum(axis=1).tolist())) in ([1], [2], [1, 2])
-    True
-    """
-    if n_splits < 1:
-        raise ValueError(f"'n_splits' must be >= 1 (got {n_splits!r})")
-    g = np.asarray([str(x) for x in groups], dtype=object)
-    if g.size < 2:
-        raise ValueError(f"need at least 2 participants to split (got {g.size})")
-    keys = rng.random((n_splits, g.size))
-    masks = np.zeros((n_splits, g.size), dtype=bool)
-    for name in sorted(set(g.tolist())):
-        idx = np.flatnonzero(g == name)
-        ranks = np.argsort(np.argsort(keys[:, idx], axis=1), axis=1)
-        n_a = idx.size // 2 + (rng.random(n_splits) < 0.5) * (idx.size % 2)
-        masks[:, idx] = ranks < n_a[:, None]
-    return masks
-
-
-def half_means(values: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-item means of halves A (``masks``) and B (``~masks``): two ``(n_splits, n_items)``.
-
-    ``values`` is participants × items with NaN where a participant did not rate. Raises if an
-    item has no rating in some half.
-
-    Examples
-    --------
-    >>> v = np.array([[1.0, np.nan], [3.0, 2.0], [5.0, 4.0]])
-    >>> a, b = half_means(v, np.array([[True, True, False]]))
-    >>> a.tolist(), b.tolist()
-    ([[2.0, 2.0]], [[5.0, 4.0]])
-    """
-    values = np.asarray(values, dtype=float)
-    masks = np.asarray(masks, dtype=bool)
-    if values.ndim != 2 or masks.ndim != 2 or masks.shape[1] != values.shape[0]:
-        raise ValueError(
-            f"'masks' must be (n_splits, n_participants) for 'values' (n_participants, n_items) "
-            f"(got {masks.shape} and {values.shape})"
-        )
-    rated = (~np.isnan(values)).astype(float)
-    filled = np.nan_to_num(values)
-    out = []
-    for half in (masks, ~masks):
-        h = half.astype(float)
-        counts = h @ rated
-        if (counts == 0).any():
-            split, item = map(int, np.argwhere(counts == 0)[0])
-            raise ValueError(
-                f"item {item} has no rating in a half of split {split}: every item needs raters "
-                "in both halves (split within the groups that rated the same items)"
-            )
-        out.append((h @ filled) / counts)
-    return out[0], out[1]
-
-
-def summarize_splits(x: Iterable[float | None]) -> dict[str, float | None]:
-    """A statistic over splits: mean, sd, 2.5–97.5 percentiles and the 95% interval of the mean.
-
-    ``None`` and non-finite values (undefined in a split) are left out; with none left every
-    value is ``None``.
-
-    Examples
-    --------
-    >>> iv = summarize_splits([0.4, 0.5, 0.6, None])
-    >>> round(iv["mean"], 3), round(iv["sd"], 3), round(iv["mean_hi"] - iv["mean"], 3)
-    (0.5, 0.1, 0.113)
-    >>> summarize_splits([])["mean"] is None
-    True
-    """
-    x = np.asarray([v for v in x if v is not None and np.isfinite(v)], dtype=float)
-    if x.size == 0:
-        return {"mean": None, "sd": None, "lo": None, "hi": None, "mean_lo": None, "mean_hi": None}
-    sd = float(x.std(ddof=1)) if x.size > 1 else 0.0
-    half = 1.959963984540054 * sd / math.sqrt(x.size)
-    lo, hi = np.percentile(x, _INTERVAL)
-    mean = float(x.mean())
-    return {
-        "mean": mean,
-        "sd": sd,
-        "lo": float(lo),
-        "hi": float(hi),
-        "mean_lo": mean - half,
-        "mean_hi": mean + half,
-    }
 
 
 def split_half(
@@ -217,7 +97,7 @@ def split_half(
     over splits, their standard deviation, the 2.5–97.5 percentiles over splits and the
     95% Monte Carlo interval of the mean (narrows as splits grow). ``delta_for`` gives, per
     share of pairs, the first grid δ where the mean curve reaches it (``of_mean_curve``) and
-    the median and 2.5/97.5 percentiles of the per-split δ (:func:`delta_for_share`; ``None``
+    the median and 2.5/97.5 percentiles of the per-split δ (:func:`core.delta_for_share`; ``None``
     where more splits never reach the share than the quantile allows) and ``reached_in``.
     ``delta_for_of_sign`` gives the same quantiles for the δ at which ADC reaches the share
     *of its own limit* ``ADC(∞)`` (the sign agreement): where the size condition stops biting.
@@ -293,15 +173,17 @@ def split_half(
         for k in keys:
             rows[f"adc_raw_{k}"].append(core.adc(raw_b, human, float(k)))
         rows["pearson_pairs"].append(summary["pearson_pairs"])
-        rows["reliability_pairs"].append(spearman_brown(r_raw))
+        rows["reliability_pairs"].append(core.spearman_brown(r_raw))
         rows["pearson_sentences"].append(r_sent)
-        rows["reliability_sentences"].append(spearman_brown(r_sent))
+        rows["reliability_sentences"].append(core.spearman_brown(r_sent))
         rows["noise_sd"].append(float(np.std(human - raw_b, ddof=1) / 2))
         curves[s] = sweep["adc"]
         for share in shares:
-            reach[share].append(delta_for_share(model, human, share))
-            reach_rel[share].append(delta_for_share(model, human, share * summary["human_sign"]))
-    lo, hi = np.percentile(curves, _INTERVAL, axis=0)
+            reach[share].append(core.delta_for_share(model, human, share))
+            reach_rel[share].append(
+                core.delta_for_share(model, human, share * summary["human_sign"])
+            )
+    lo, hi = np.percentile(curves, INTERVAL, axis=0)
     mean_curve = curves.mean(axis=0)
     return {
         "n_pairs": len(g_idx),
@@ -329,7 +211,7 @@ def split_half(
 def _quantiles(values: list[float | None]) -> dict[str, float | None]:
     """Median and 2.5/97.5 percentiles of per-split δs, an unreachable share counting as ∞."""
     x = np.array([math.inf if v is None else v for v in values], dtype=float)
-    q = np.percentile(x, (50, *_INTERVAL), method="inverted_cdf") if x.size else [math.inf] * 3
+    q = np.percentile(x, (50, *INTERVAL), method="inverted_cdf") if x.size else [math.inf] * 3
     finite = lambda v: float(v) if math.isfinite(v) else None  # noqa: E731
     return {
         "median": finite(q[0]),
@@ -354,13 +236,16 @@ def compute_ceiling(
     tasks: bool = True,
     inputs: CeilingInputs | None = None,
     deltas: Iterable[float] = CEILING_DELTAS,
+    models: pd.DataFrame | None = None,
 ) -> dict:
     """The human ceiling on the LI pairs (ME split-halves), optionally with the task comparison.
 
     ``rng`` defaults to ``numpy.random.default_rng(seed)``. Returns the :func:`split_half`
     result plus ``label``, ``note``, ``authors_note``, ``seed``, ``deltas`` (the ADC
     thresholds of ``stats``), ``runtime_s`` and (with ``tasks=True``) ``tasks`` from
-    :func:`metric_adc.ceiling_tasks.task_comparison`.
+    :func:`metric_adc.ceiling_tasks.task_comparison`, which compares the tasks with
+    ``models``, the thesis's model deltas on the LI pairs
+    (:func:`metric_adc.ceiling_inputs.thesis_deltas_frame`, read when not given).
 
     Examples
     --------
@@ -388,42 +273,8 @@ def compute_ceiling(
     out = {"label": LABEL, "note": NOTE, "authors_note": AUTHORS_NOTE, "task": "me", "seed": seed}
     out.update(result, deltas=deltas)
     if tasks:
-        from metric_adc.ceiling_tasks import task_comparison
-
-        out["tasks"] = task_comparison(inputs, n_splits=n_splits, rng=rng)
+        if models is None:
+            models = thesis_deltas_frame(inputs.pairs)
+        out["tasks"] = task_comparison(inputs, models, n_splits=n_splits, rng=rng)
     out["runtime_s"] = time.perf_counter() - start
     return out
-
-
-def human_ceiling_row(result: Mapping | None = None, **kwargs) -> dict:
-    """The ceiling as a leaderboard row, in the shape of the metric's model rows.
-
-    ``{"model", "n_pairs", "blimp", "adc": {"0.5", "1.0", "5.0"}, "pearson_pairs",
-    "pearson_sentences", "note"}``, values the means over splits; ``adc`` has the result's
-    ``deltas`` (default :data:`CEILING_DELTAS`). Pass a :func:`compute_ceiling` result, or
-    keyword arguments for it (``tasks`` is not needed).
-
-    Examples
-    --------
-    >>> fake = {"n_pairs": 2, "stats": {k: {"mean": 0.5} for k in
-    ...         ("blimp", "adc_0.5", "adc_1.0", "adc_5.0", "pearson_pairs", "pearson_sentences")}}
-    >>> row = human_ceiling_row(fake)
-    >>> row["model"], row["adc"], row["note"].startswith("LI pairs only")
-    ('human split-half (LI only)', {'0.5': 0.5, '1.0': 0.5, '5.0': 0.5}, True)
-    """
-    if result is None:
-        kwargs.setdefault("tasks", False)
-        result = compute_ceiling(**kwargs)
-    stats = result["stats"]
-    return {
-        "model": LABEL,
-        "n_pairs": int(result["n_pairs"]),
-        "blimp": stats["blimp"]["mean"],
-        "adc": {
-            core.delta_key(d): stats[f"adc_{core.delta_key(d)}"]["mean"]
-            for d in result.get("deltas", CEILING_DELTAS)
-        },
-        "pearson_pairs": stats["pearson_pairs"]["mean"],
-        "pearson_sentences": stats["pearson_sentences"]["mean"],
-        "note": NOTE,
-    }

@@ -7,7 +7,6 @@ The participant-level files of Sprouse, Schütze & Almeida (2013) are read in me
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +16,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from li_adger.participants import RatingMatrix
 
-__all__ = ["CeilingInputs", "load_inputs", "thesis_model_deltas"]
+__all__ = ["CeilingInputs", "load_inputs", "thesis_deltas_frame"]
 
 
 @dataclass(frozen=True)
@@ -60,24 +59,24 @@ def load_inputs(source: str | Path | None = None) -> CeilingInputs:
     return CeilingInputs(pairs=pairs, me=me, ls=ls, fc=fc)
 
 
-def thesis_model_deltas(pairs: pd.DataFrame, thesis_dir: str | Path | None = None) -> pd.DataFrame:
-    """The thesis's models scored on ``pairs`` as any model is.
+def thesis_deltas_frame(pairs: pd.DataFrame, thesis_dir: str | Path | None = None) -> pd.DataFrame:
+    """The thesis's models' deltas on ``pairs`` (columns ``good_id``, ``bad_id``), one column
+    per model (the names of :mod:`metric_adc.thesis`), indexed like ``pairs``.
 
-    Each model goes through :func:`metric_adc.report.model_deltas` (z-scored over all
-    sentences unless the thesis gives z-scores, then ``z(good) − z(bad)``); NaN where a model
-    has no score for a member. Columns: the names of :mod:`metric_adc.thesis`.
+    Each model is scored as any model is (:func:`metric_adc.pairs.thesis_model_deltas`:
+    z-scored over all its sentences unless the thesis gives z-scores), against the LI-Adger
+    judgements.
 
     Examples
     --------
     >>> import li_adger
     >>> p = li_adger.load("pairs").to_pandas().head(3)
-    >>> d = thesis_model_deltas(p)
+    >>> d = thesis_deltas_frame(p)
     >>> d.shape, "trigram-slor" in d.columns
     ((3, 8), True)
     """
     import li_adger
-    from metric_adc.report import PairTable, model_deltas
-    from metric_adc.thesis import load_thesis_models
+    from metric_adc.pairs import PairTable, thesis_model_deltas
 
     sentences = li_adger.load("sentences")
     table = PairTable.from_judgements(
@@ -86,8 +85,6 @@ def thesis_model_deltas(pairs: pd.DataFrame, thesis_dir: str | Path | None = Non
         dict(zip(sentences["id"], sentences["judgement"], strict=True)),
     )
     out = pd.DataFrame(index=pairs.index)
-    for model in load_thesis_models(thesis_dir):
-        scores = {k: v for k, v in model.scores.items() if math.isfinite(v)}
-        _, deltas = model_deltas(scores, table, standardize=not model.standardized)
-        out[model.name] = deltas
+    for model, scored in thesis_model_deltas(table, thesis_dir):
+        out[model.name] = scored.delta
     return out

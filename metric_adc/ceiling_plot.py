@@ -11,7 +11,6 @@ import pandas as pd
 from li_adger.atomic import atomic_path
 from metric_adc import core
 from metric_adc.ceiling import CURVE_GRID, LABEL
-from metric_adc.ceiling_inputs import thesis_model_deltas
 
 __all__ = ["plot_curve", "thesis_model_curves"]
 
@@ -70,22 +69,24 @@ def plot_curve(
 
 
 def thesis_model_curves(
-    pairs: pd.DataFrame, thesis_dir: str | Path | None = None, grid: Sequence[float] = CURVE_GRID
+    models: pd.DataFrame, human_delta: Sequence[float], grid: Sequence[float] = CURVE_GRID
 ) -> dict[str, tuple[list[float], list[float]]]:
-    """ADC(δ) curves of the thesis's models on ``pairs`` (against the published deltas).
+    """ADC(δ) curves of models (one column of pair deltas each,
+    :func:`metric_adc.ceiling_inputs.thesis_deltas_frame`) against ``human_delta``.
 
     Examples
     --------
-    >>> from metric_adc.ceiling_inputs import load_inputs
-    >>> curves = thesis_model_curves(load_inputs().pairs)
+    >>> from metric_adc.ceiling_inputs import load_inputs, thesis_deltas_frame
+    >>> pairs = load_inputs().pairs
+    >>> curves = thesis_model_curves(thesis_deltas_frame(pairs), pairs["human_delta"])
     >>> sorted(curves)[:2]
     ['bert-base-uncased-cola', 'bert-base-uncased-mlm']
     """
-    models = thesis_model_deltas(pairs, thesis_dir)
+    h = np.asarray(human_delta, dtype=float)
     out = {}
     for name in models.columns:
         m = models[name].to_numpy(float)
         keep = ~np.isnan(m)
-        sweep = core.delta_sweep(m[keep], pairs["human_delta"].to_numpy(float)[keep], deltas=grid)
+        sweep = core.delta_sweep(m[keep], h[keep], deltas=grid)
         out[name] = (sweep["deltas"], sweep["adc"])
     return out

@@ -3,21 +3,20 @@
 The LI study ran three tasks on the same sentences (:mod:`li_adger.participants`). Per task,
 :func:`task_comparison` gives the split-half reliability of its pair measure and the Pearson
 correlation of the thesis's model deltas with it, raw and disattenuated. The split-half
-machinery is that of :mod:`metric_adc.ceiling`.
+machinery is that of :mod:`metric_adc.ceiling_splits`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from metric_adc import core
-from metric_adc.ceiling import half_means, split_masks, summarize_splits
-from metric_adc.ceiling_inputs import CeilingInputs, thesis_model_deltas
+from metric_adc.ceiling_inputs import CeilingInputs
+from metric_adc.ceiling_splits import half_means, split_masks, summarize_splits
 
 __all__ = ["task_comparison"]
 
@@ -76,10 +75,10 @@ def _reliability(
 
 def task_comparison(
     inputs: CeilingInputs,
+    models: pd.DataFrame,
     *,
     n_splits: int,
     rng: np.random.Generator,
-    thesis_dir: str | Path | None = None,
 ) -> dict:
     """Compare the ME, Likert and forced-choice measures of the LI pairs.
 
@@ -87,12 +86,16 @@ def task_comparison(
     (difference of mean z-scores for ME and Likert; share of participants choosing the better
     member for forced choice) and, per model of the thesis, the Pearson correlation of the
     model's deltas with the task's measure, raw and disattenuated (divided by the square root
-    of the task's reliability, the correlation with a noise-free measure).
+    of the task's reliability, the correlation with a noise-free measure). ``models`` holds
+    one column of pair deltas per model, indexed like ``inputs.pairs``
+    (:func:`metric_adc.ceiling_inputs.thesis_deltas_frame`).
 
     Examples
     --------
-    >>> from metric_adc.ceiling_inputs import load_inputs
-    >>> out = task_comparison(load_inputs(), n_splits=20, rng=np.random.default_rng(0))
+    >>> from metric_adc.ceiling_inputs import load_inputs, thesis_deltas_frame
+    >>> inputs = load_inputs()
+    >>> out = task_comparison(inputs, thesis_deltas_frame(inputs.pairs), n_splits=20,
+    ...                       rng=np.random.default_rng(0))
     >>> sorted(out["tasks"])
     ['fc', 'ls', 'me']
     """
@@ -106,7 +109,6 @@ def task_comparison(
             inputs.fc, fc_pairs["bad_id"].tolist(), None, None, n_splits=n_splits, rng=rng
         ),
     }
-    models = thesis_model_deltas(p, thesis_dir)
     tasks: dict[str, dict] = {}
     for task in ("me", "ls", "fc"):
         reliability = rel[task]["reliability"]["mean"]

@@ -1,14 +1,16 @@
 """The math of the Acceptability Delta Criterion: z-scores, pair deltas, criteria, summaries.
 
-Every function here is pure NumPy/SciPy. The correlations live in
-:mod:`metric_adc.correlation` and are re-exported here (:func:`correlation`,
-:func:`spearman_brown`). The command line, the ``evaluate`` module, the
-Space and the human ceiling all call these functions; there is no second copy of the math.
+Every function here is pure NumPy/SciPy; inputs are checked by :mod:`metric_adc.checks`. The
+correlations live in :mod:`metric_adc.correlation` and are re-exported here
+(:func:`correlation`, :func:`sentence_correlation`, :func:`spearman_brown`). The command line,
+the ``evaluate`` module, the Space and the human ceiling all call these functions; there is no
+second copy of the math.
 
 Definitions (Vázquez Martínez 2021):
 
 - Model scores are z-scored over *all sentences given* (population standard deviation,
-  ``ddof=0``), each sentence counted once however many pairs it belongs to.
+  ``ddof=0``), each sentence counted once however many pairs it belongs to, or over a
+  larger population of sentences when one is given (:func:`zscore_by_id`).
 - A pair's model delta is ``Δlm = z(good) − z(bad)``; its human delta ``Δh`` is the
   difference of the (already z-scored) human judgements.
 - **ADC(δ)**: a pair passes iff ``sign(Δlm) == sign(Δh)`` and ``|Δh − Δlm| < δ``.
@@ -41,13 +43,15 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.correlation import correlation, spearman_brown
+from metric_adc.checks import as_finite, as_model_and_human
+from metric_adc.correlation import correlation, sentence_correlation, spearman_brown
 
 __all__ = [
     "DEFAULT_AUC_MAX",
     "DEFAULT_DELTAS",
     "adc",
     "adc_auc",
+    "adc_auc_terms",
     "adc_pass",
     "blimp_accuracy",
     "blimp_pass",
@@ -60,6 +64,7 @@ __all__ = [
     "human_sign_accuracy",
     "overlap",
     "pair_deltas",
+    "sentence_correlation",
     "spearman_brown",
     "summarize",
     "zscore",
@@ -73,53 +78,7 @@ DEFAULT_AUC_MAX: float = 5.0
 """Upper end of the δ range whose normalized area :func:`adc_auc` reports."""
 
 
-# ----------------------------------------------------------------------------- validation
-def _as_1d(values: ArrayLike, name: str) -> np.ndarray:
-    """1-D float array (NaN and infinities allowed), or raise naming ``name``."""
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
-    return arr
-
-
-def _as_finite(values: ArrayLike, name: str) -> np.ndarray:
-    """1-D float array with only finite values, or raise naming ``name``."""
-    arr = _as_1d(values, name)
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"{name!r} must be finite (got {float(arr[i])!r} at position {i}; {bad.size} non-finite in all)"
-        )
-    return arr
-
-
-def _human(values: ArrayLike | None, n: int, name: str = "human_delta") -> np.ndarray | None:
-    """Human deltas as floats (NaN = missing judgement), or ``None`` in BLiMP-only mode."""
-    if values is None:
-        return None
-    try:
-        arr = np.asarray(
-            [np.nan if v is None else v for v in values]
-            if not isinstance(values, np.ndarray)
-            else values,
-            dtype=float,
-        )
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers or None (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name!r} has {arr.shape[0]} values, expected {n} (one per pair)")
-    inf = np.flatnonzero(np.isinf(arr))
-    if inf.size:
-        raise ValueError(f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})")
-    return arr
-
-
+# ----------------------------------------------------------------------------- thresholds
 def check_delta(delta: float) -> float:
     """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed).
 
@@ -153,6 +112,17 @@ def delta_key(delta: float) -> str:
 
 
 # ----------------------------------------------------------------------------- z-scores and deltas
+def _mean_sd(arr: np.ndarray, name: str) -> tuple[float, float]:
+    """Mean and population standard deviation of finite values, or raise if z-scores over
+    them are undefined (fewer than 2 values, or all equal)."""
+    if arr.size == 0:
+        raise ValueError(f"{name!r} is empty: expected at least 2 sentences")
+    sd = arr.std()
+    if arr.size < 2 or sd == 0 or not np.isfinite(sd):
+        raise ValueError(f"{name!r} are constant (all {float(arr[0])!r}): z-scores are undefined")
+    return arr.mean(), sd
+
+
 def zscore(values: ArrayLike) -> np.ndarray:
     """Z-score with the population standard deviation (``ddof=0``).
 
@@ -167,32 +137,35 @@ def zscore(values: ArrayLike) -> np.ndarray:
     ...
     ValueError: 'scores' are constant (all 2.0): z-scores are undefined
     """
-    arr = _as_finite(values, "scores")
-    if arr.size == 0:
-        raise ValueError("'scores' is empty: expected at least 2 sentences")
-    sd = arr.std()
-    if arr.size < 2 or sd == 0 or not np.isfinite(sd):
-        raise ValueError(f"'scores' are constant (all {float(arr[0])!r}): z-scores are undefined")
-    return (arr - arr.mean()) / sd
+    arr = as_finite(values, "scores")
+    mean, sd = _mean_sd(arr, "scores")
+    return (arr - mean) / sd
 
 
-def zscore_by_id(ids: Sequence[str], scores: ArrayLike) -> dict[str, float]:
-    """Z-score sentence scores over all sentences given; map each id to its z-score.
+def zscore_by_id(
+    ids: Sequence[str], scores: ArrayLike, *, population: ArrayLike | None = None
+) -> dict[str, float]:
+    """Z-score sentence scores and map each id to its z-score.
 
-    Each id must occur once (a sentence in several pairs is still one sentence).
+    The mean and standard deviation are those of all sentences given, or of ``population``
+    when it is given (the scores of a larger set of sentences, e.g. all 4,178 of LI-Adger when
+    only pair members are scored here). Each id must occur once (a sentence in several pairs
+    is still one sentence).
 
     Examples
     --------
     >>> z = zscore_by_id(["a", "b", "c"], [1.0, 2.0, 3.0])
     >>> round(z["c"], 4)
     1.2247
+    >>> zscore_by_id(["a"], [3.0], population=[1.0, 2.0, 3.0])["a"] == z["c"]
+    True
     >>> zscore_by_id(["a", "a"], [1.0, 2.0])
     Traceback (most recent call last):
     ...
     ValueError: 'ids' must be unique (got 'a' 2 times)
     """
     ids = [str(i) for i in ids]
-    arr = _as_finite(scores, "scores")
+    arr = as_finite(scores, "scores")
     if len(ids) != arr.size:
         raise ValueError(f"'ids' has {len(ids)} entries but 'scores' has {arr.size}")
     if len(set(ids)) != len(ids):
@@ -201,7 +174,11 @@ def zscore_by_id(ids: Sequence[str], scores: ArrayLike) -> dict[str, float]:
             seen[i] = seen.get(i, 0) + 1
         dup = next(k for k, c in seen.items() if c > 1)
         raise ValueError(f"'ids' must be unique (got {dup!r} {seen[dup]} times)")
-    return dict(zip(ids, zscore(arr).tolist(), strict=True))
+    if population is None:
+        mean, sd = _mean_sd(arr, "scores")
+    else:
+        mean, sd = _mean_sd(as_finite(population, "population"), "population")
+    return dict(zip(ids, ((arr - mean) / sd).tolist(), strict=True))
 
 
 def pair_deltas(
@@ -232,28 +209,8 @@ def pair_deltas(
 
 
 # ----------------------------------------------------------------------------- criteria
-def _model_human(
-    model_delta: ArrayLike, human_delta: ArrayLike | None, name: str = "model_delta"
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Validate model deltas against human deltas.
-
-    A model delta may be NaN only where the human delta is NaN (a pair excluded for a missing
-    judgement needs no model score); everywhere else it must be finite.
-    """
-    m = _as_1d(model_delta, name)
-    h = _human(human_delta, m.size)
-    bad = ~np.isfinite(m) if h is None else (~np.isfinite(m) & ~np.isnan(h))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{name!r} must be finite (got {float(m[i])!r} at position {i}; "
-            f"{int(bad.sum())} non-finite in all{'' if h is None else ' with a human judgement'})"
-        )
-    return m, h
-
-
 def _pairs(model_delta: ArrayLike, human_delta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    m, h = _model_human(model_delta, human_delta)
+    m, h = as_model_and_human(model_delta, human_delta)
     if h is None:
         raise ValueError("'human_delta' is required here (got None)")
     return m, h
@@ -267,7 +224,7 @@ def blimp_pass(model_delta: ArrayLike) -> np.ndarray:
     >>> blimp_pass([0.3, 0.0, -1.0]).tolist()
     [True, False, False]
     """
-    return _as_finite(model_delta, "model_delta") > 0
+    return as_finite(model_delta, "model_delta") > 0
 
 
 def adc_pass(model_delta: ArrayLike, human_delta: ArrayLike, delta: float) -> np.ndarray:
@@ -351,12 +308,25 @@ def adc_auc(
         raise ValueError("'delta_max' must be finite (got inf)")
     m, h = _pairs(model_delta, human_delta)
     m, h, _ = _evaluable(m, h)
-    return _mean(_auc_terms(m, h, d))
+    return _mean(adc_auc_terms(m, h, d))
 
 
-def _auc_terms(m: np.ndarray, h: np.ndarray, delta_max: float) -> np.ndarray:
+def adc_auc_terms(
+    model_delta: ArrayLike, human_delta: ArrayLike, delta_max: float = DEFAULT_AUC_MAX
+) -> np.ndarray:
+    """Per-pair area under ``ADC(δ)`` on ``[0, delta_max]``, divided by ``delta_max``:
+    ``max(0, 1 − |Δh − Δlm| / delta_max)`` when the signs agree, else 0 (also for a pair with
+    a missing human delta). :func:`adc_auc` is their mean over pairs with a judgement.
+
+    Examples
+    --------
+    >>> adc_auc_terms([1.0, -1.0, 1.0], [2.0, 3.0, 9.0], delta_max=4.0).tolist()
+    [0.75, 0.0, 0.0]
+    """
+    d = check_delta(delta_max)
+    m, h = _pairs(model_delta, human_delta)
     agree = np.sign(m) == np.sign(h)
-    return np.where(agree, np.clip(1.0 - np.abs(h - m) / delta_max, 0.0, 1.0), 0.0)
+    return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
 
 
 def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
@@ -423,7 +393,7 @@ def delta_sweep(
     return {
         "deltas": [float(d) for d in grid],
         "adc": [int(c) / m.size for c in passing],
-        "auc": _mean(_auc_terms(m, h, finite_max)),
+        "auc": _mean(adc_auc_terms(m, h, finite_max)),
         "human_sign": human_sign,
     }
 
@@ -455,7 +425,7 @@ def summarize(
     {'0.5': None, '1.0': None, '5.0': None}
     """
     keys = [delta_key(d) for d in deltas]
-    m, h = _model_human(model_delta, human_delta)
+    m, h = as_model_and_human(model_delta, human_delta)
     n_excluded = 0
     if h is not None:
         m, h, n_excluded = _evaluable(m, h)
@@ -507,7 +477,7 @@ def breakdown(
     (['Adger', 'LI'], 0.5, {'1.0': 1.0})
     """
     deltas = list(deltas)
-    m, h = _model_human(model_delta, human_delta)
+    m, h = as_model_and_human(model_delta, human_delta)
     g = np.asarray([str(x) for x in groups], dtype=object)
     if g.size != m.size:
         raise ValueError(f"'groups' has {g.size} entries, expected {m.size} (one per pair)")

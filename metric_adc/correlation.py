@@ -1,20 +1,25 @@
 """Correlations for the ADC analyses: Pearson and Spearman with p-values, and Spearman-Brown.
 
 Pure NumPy/SciPy. :func:`correlation` serves both levels of the metric (sentence scores vs
-human judgements, model deltas vs human deltas); :func:`spearman_brown` turns a split-half
-correlation into the reliability of the full sample (the human ceiling, or any measure
-computed on two halves of its data). Both are re-exported by :mod:`metric_adc.core`.
+human judgements, model deltas vs human deltas); :func:`sentence_correlation` is the sentence
+level for scores and judgements keyed by sentence id; :func:`spearman_brown` turns a
+split-half correlation into the reliability of the full sample (the human ceiling, or any
+measure computed on two halves of its data). All three are re-exported by
+:mod:`metric_adc.core`.
 
 An undefined correlation (fewer than 3 points, or a constant side) is ``None``, never NaN.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Mapping
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-__all__ = ["correlation", "spearman_brown"]
+__all__ = ["correlation", "sentence_correlation", "spearman_brown"]
 
 
 def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
@@ -54,6 +59,29 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     if np.isfinite(sr.statistic):
         out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
     return out
+
+
+def sentence_correlation(
+    scores: Mapping[str, float],
+    judgements: Mapping[str, float],
+    ids: Iterable[str] | None = None,
+) -> dict[str, float | int | None]:
+    """:func:`correlation` of sentence scores with human judgements, matched by sentence id.
+
+    Over ``ids`` (default: every id of ``scores``, in its order) that have a score; an id
+    without a judgement, or with a NaN one, is left out (``n`` counts the sentences used).
+
+    Examples
+    --------
+    >>> r = sentence_correlation({"a": 1.0, "b": 2.0, "c": 3.0, "d": 9.0},
+    ...                          {"a": 0.1, "b": 0.3, "c": 0.2, "d": float("nan")})
+    >>> r["n"], r["pearson"]
+    (3, 0.5)
+    >>> sentence_correlation({"a": 1.0}, {"a": 0.1}, ids=["a", "b"])["n"]
+    1
+    """
+    keys = [k for k in (scores if ids is None else ids) if k in scores]
+    return correlation([scores[k] for k in keys], [judgements.get(k, math.nan) for k in keys])
 
 
 def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:

@@ -1,7 +1,7 @@
 """What the Space shows, loaded once and precomputed: the pairs and every model's deltas.
 
 A model enters the Space as a :class:`ModelEntry`: its z-scores per sentence and its model
-delta per pair are computed once (by :func:`metric_adc.report.model_deltas`), together with
+delta per pair are computed once (by :func:`metric_adc.pairs.model_deltas`), together with
 the statistics that do not depend on δ (BLiMP, Pearson, ADC area, the ADC(δ) curve). Moving
 the δ slider then only recomputes ADC(δ) and its bootstrap interval. All the math is in
 :mod:`metric_adc`; this module only gathers inputs and caches results.
@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from metric_adc import core, report
+from metric_adc import core, rows
+from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.scores_file import ScoresFile, ScoresFileError, read_scores
 
 __all__ = [
@@ -132,7 +133,7 @@ class SpaceData:
     explorer shows; ``acceptable`` maps each sentence id to its expert label. ``skipped`` lists ``(file, reason)`` for results files that were refused.
     """
 
-    pairs: report.PairTable
+    pairs: PairTable
     frame: pd.DataFrame
     models: list[ModelEntry]
     acceptable: dict[str, bool]
@@ -168,8 +169,8 @@ def _load(config: str) -> pd.DataFrame:
     return ds.to_pandas()
 
 
-def load_pairs() -> tuple[report.PairTable, pd.DataFrame, dict[str, bool]]:
-    """The LI-Adger evaluable pairs as the metric's :class:`~metric_adc.report.PairTable`,
+def load_pairs() -> tuple[PairTable, pd.DataFrame, dict[str, bool]]:
+    """The LI-Adger evaluable pairs as the metric's :class:`~metric_adc.pairs.PairTable`,
     a display frame with the same pairs in the same order, and each sentence's expert label.
 
     Examples
@@ -178,7 +179,7 @@ def load_pairs() -> tuple[report.PairTable, pd.DataFrame, dict[str, bool]]:
     >>> len(table) == len(frame), len(acceptable)
     (True, 4178)
     """
-    table = report.li_adger_pairs()
+    table = li_adger_pairs()
     sentences = _load("sentences")
     acceptable = dict(
         zip(sentences["id"], sentences["expert_acceptable"].astype(bool).tolist(), strict=True)
@@ -196,7 +197,7 @@ def load_pairs() -> tuple[report.PairTable, pd.DataFrame, dict[str, bool]]:
 # ----------------------------------------------------------------------------- models
 def entry_from_scores(
     scores: Mapping[str, float],
-    pairs: report.PairTable,
+    pairs: PairTable,
     *,
     name: str,
     kind: str,
@@ -210,17 +211,17 @@ def entry_from_scores(
 
     Examples
     --------
-    >>> t = report.PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
+    >>> t = PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
     ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": 0.2, "e": 0.3, "f": -0.4})
     >>> e = entry_from_scores({"a": 3, "b": 1, "c": 2.5, "d": 2, "e": 1, "f": 0}, t,
     ...                       name="toy", kind=KIND_UPLOAD)
     >>> e.model_delta.round(3).tolist(), e.row["blimp"]
     ([1.966, 0.492, 0.983], 1.0)
     """
-    z, dlm = report.model_deltas(scores, pairs, standardize=standardize)
-    row = report.evaluate_on_pairs(scores, pairs, model=name, standardize=standardize, note=note)
-    curve = core.delta_sweep(dlm, pairs.human_delta)
-    return ModelEntry(name, kind, z, dlm, row, curve, note)
+    scored = model_deltas(scores, pairs, standardize=standardize)
+    row = rows.model_row(scored, pairs, model=name, note=note)
+    curve = core.delta_sweep(scored.delta, pairs.human_delta)
+    return ModelEntry(name, kind, scored.z, scored.delta, row, curve, note)
 
 
 THESIS_TIMEOUT = 15.0
@@ -229,7 +230,7 @@ found locally are fetched from their pinned upstream URLs (as on a hosted Space)
 network the lookup fails at once or after this wait, and the app starts without them."""
 
 
-def load_thesis_entries(pairs: report.PairTable) -> list[ModelEntry]:
+def load_thesis_entries(pairs: PairTable) -> list[ModelEntry]:
     """The thesis's 8 reference models, or ``[]`` (logged) when its output files are absent,
     cannot be downloaded within :data:`THESIS_TIMEOUT`, or differ from the pinned files.
 
@@ -276,7 +277,7 @@ def model_name(sf: ScoresFile, fallback: str) -> str:
 
 
 def load_results_entries(
-    results_dir: str | os.PathLike, pairs: report.PairTable
+    results_dir: str | os.PathLike, pairs: PairTable
 ) -> tuple[list[ModelEntry], list[tuple[str, str]]]:
     """Every valid scores file in ``results_dir`` (not recursive), and the files refused.
 
@@ -325,7 +326,7 @@ def load_ceiling(n_splits: int = 50) -> Ceiling | None:
         return None
     curve = result["curve"]
     return Ceiling(
-        ceiling.human_ceiling_row(result),
+        rows.ceiling_row(result),
         np.asarray(curve["deltas"], dtype=float),
         np.asarray(curve["adc_mean"], dtype=float),
         ceiling.NOTE,
@@ -403,7 +404,7 @@ def toy_space_data() -> SpaceData:
     frame["human_delta"] = frame["good_judgement"] - frame["bad_judgement"]
     judgements = dict(zip(frame["good_id"], frame["good_judgement"], strict=True))
     judgements |= dict(zip(frame["bad_id"], frame["bad_judgement"], strict=True))
-    pairs = report.PairTable.from_judgements(
+    pairs = PairTable.from_judgements(
         frame["good_id"].tolist(),
         frame["bad_id"].tolist(),
         judgements,

@@ -12,7 +12,15 @@ import numpy as np
 import pytest
 
 from metric_adc import ceiling as C
-from metric_adc import core
+from metric_adc import (
+    ceiling_cli,
+    ceiling_inputs,
+    ceiling_splits,
+    ceiling_tasks,
+    core,
+    rows,
+    thesis,
+)
 
 
 # ----------------------------------------------------------------------------- synthetic
@@ -42,9 +50,6 @@ def test_synthetic_reliability_matches_the_formula():
     # z-scoring half B does not change a correlation
     assert s["pearson_pairs"]["mean"] == pytest.approx(split_r, abs=0.01)
     assert s["reliability_pairs"]["mean"] == pytest.approx(full_rel, abs=0.01)
-    assert s["reliability_pairs"]["mean"] == pytest.approx(
-        C.spearman_brown(s["pearson_pairs"]["mean"]), abs=0.005
-    )
     assert s["noise_sd"]["mean"] == pytest.approx(math.sqrt(2 * sigma**2 / n), rel=0.03)
     # sentences: true variance 1, half-sample noise σ²/(n/2)
     assert s["pearson_sentences"]["mean"] == pytest.approx(1 / (1 + 2 * sigma**2 / n), abs=0.01)
@@ -67,7 +72,7 @@ def test_synthetic_adc_matches_the_formula():
     # δ for 90%: the 0.9 quantile of |N(0, 8σ²/n)|
     q90 = 1.6448536269514722 * math.sqrt(8 * sigma**2 / n)
     # the scored (z-scored) half B is a rescaled copy: the raw δ90 is the noise quantile
-    raw = C.delta_for_share(
+    raw = core.delta_for_share(
         *(np.full(k, 3.0) + rng.normal(0, math.sqrt(4 * sigma**2 / n), (2, k))), 0.9
     )
     assert raw == pytest.approx(q90, rel=0.05)
@@ -89,8 +94,8 @@ def test_more_splits_narrow_the_interval_of_the_mean():
 
 def test_split_masks_are_balanced_within_groups_and_seeded():
     groups = ["a"] * 7 + ["b"] * 4
-    m1 = C.split_masks(groups, 50, np.random.default_rng(5))
-    m2 = C.split_masks(groups, 50, np.random.default_rng(5))
+    m1 = ceiling_splits.split_masks(groups, 50, np.random.default_rng(5))
+    m2 = ceiling_splits.split_masks(groups, 50, np.random.default_rng(5))
     assert (m1 == m2).all()
     assert set(m1[:, :7].sum(axis=1).tolist()) == {3, 4}
     assert set(m1[:, 7:].sum(axis=1).tolist()) == {2}
@@ -100,7 +105,7 @@ def test_split_masks_are_balanced_within_groups_and_seeded():
 def test_half_means_needs_raters_in_both_halves():
     values = np.array([[1.0, np.nan], [2.0, 3.0]])
     with pytest.raises(ValueError, match="item 1 has no rating in a half of split 0"):
-        C.half_means(values, np.array([[True, False]]))
+        ceiling_splits.half_means(values, np.array([[True, False]]))
 
 
 def test_delta_for_share_inverts_adc():
@@ -108,21 +113,29 @@ def test_delta_for_share_inverts_adc():
     m, h = rng.normal(1, 1, 400), rng.normal(1, 1, 400)
     sign = core.human_sign_accuracy(m, h)
     for share in (0.1, 0.3, 0.5, sign):
-        d = C.delta_for_share(m, h, share)
+        d = core.delta_for_share(m, h, share)
         assert core.adc(m, h, d) < share <= core.adc(m, h, d + 1e-9)
-    assert C.delta_for_share(m, h, min(1.0, sign + 0.01)) is None
+    assert core.delta_for_share(m, h, min(1.0, sign + 0.01)) is None
 
 
 def test_spearman_brown():
-    assert C.spearman_brown(0.0) == 0.0
-    assert C.spearman_brown(1.0) == 1.0
-    assert C.spearman_brown(0.5, factor=3) == pytest.approx(0.75)
+    assert core.spearman_brown(0.0) == 0.0
+    assert core.spearman_brown(1.0) == 1.0
+    assert core.spearman_brown(0.5, factor=3) == pytest.approx(0.75)
+
+
+def test_summarize_splits_by_hand():
+    # 0.4, 0.5, 0.6: mean 0.5, sd 0.1, Monte Carlo half-width 1.96 · 0.1 / √3; None left out
+    iv = ceiling_splits.summarize_splits([0.6, None, 0.4, float("nan"), 0.5])
+    assert iv["mean"] == pytest.approx(0.5) and iv["sd"] == pytest.approx(0.1)
+    assert iv["mean_hi"] - iv["mean"] == pytest.approx(1.959963984540054 * 0.1 / math.sqrt(3))
+    assert (iv["lo"], iv["hi"]) == pytest.approx((0.405, 0.595))
 
 
 # ----------------------------------------------------------------------------- real data
 @pytest.fixture(scope="module")
 def inputs():
-    return C.load_inputs()
+    return ceiling_inputs.load_inputs()
 
 
 def test_real_inputs(inputs):
@@ -153,16 +166,8 @@ def test_real_ceiling(inputs):
     for name in ("pearson_pairs", "adc_0.5", "adc_1.0", "blimp"):
         width = lambda r, n=name: r["stats"][n]["mean_hi"] - r["stats"][n]["mean_lo"]  # noqa: E731
         assert width(many) < width(few)
-    row = C.human_ceiling_row(many)
-    assert set(row) == {
-        "model",
-        "n_pairs",
-        "blimp",
-        "adc",
-        "pearson_pairs",
-        "pearson_sentences",
-        "note",
-    }
+    row = rows.ceiling_row(many)
+    assert list(row) == [*rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
     assert row["model"] == "human split-half (LI only)" and row["n_pairs"] == 1174
     assert set(row["adc"]) == {"0.5", "1.0", "5.0"}
     assert "Adger" in row["note"] and "no participant-level data" in row["note"]
@@ -174,7 +179,9 @@ def test_real_ceiling(inputs):
 
 
 def test_task_comparison(inputs):
-    out = C.task_comparison(inputs, n_splits=20, rng=np.random.default_rng(0))
+    models = ceiling_inputs.thesis_deltas_frame(inputs.pairs)
+    assert list(models.columns) == list(thesis.MODELS) and len(models) == 1174
+    out = ceiling_tasks.task_comparison(inputs, models, n_splits=20, rng=np.random.default_rng(0))
     assert set(out["tasks"]) == {"me", "ls", "fc"}
     assert out["tasks"]["me"]["n_pairs"] == out["tasks"]["ls"]["n_pairs"] == 1174
     # forced choice pairs each bad sentence with the good one of the same token: all but the
@@ -189,7 +196,7 @@ def test_task_comparison(inputs):
 
 def test_cli_json(inputs, capsys):
     parser = argparse.ArgumentParser()
-    C.add_ceiling_parser(parser.add_subparsers(dest="command"))
+    ceiling_cli.add_ceiling_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["ceiling", "--json", "--splits", "10", "--no-tasks"])
     assert args.func(args) == 0
     captured = capsys.readouterr()
@@ -201,7 +208,7 @@ def test_cli_json(inputs, capsys):
 
 def test_cli_table_and_plot(inputs, capsys, tmp_path):
     parser = argparse.ArgumentParser()
-    C.add_ceiling_parser(parser.add_subparsers(dest="command"))
+    ceiling_cli.add_ceiling_parser(parser.add_subparsers(dest="command"))
     plot = tmp_path / "curve.png"
     args = parser.parse_args(["ceiling", "--splits", "5", "--plot", str(plot)])
     assert args.func(args) == 0

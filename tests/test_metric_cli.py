@@ -1,5 +1,6 @@
 """The command line: the ``ceiling`` subcommand, the human split-half row in ``report`` and
-``reproduce``, ``--markdown``, ``reproduce --with``, the README's results table, and plots."""
+``reproduce``, ``--markdown``, ``reproduce --with``, ``report --baseline``, the README's
+results table, and plots."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import ceiling, report, thesis
+from metric_adc import ceiling, ceiling_cli, pairs, rows, thesis
 from metric_adc.scores_file import write_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -61,40 +62,29 @@ def test_ceiling_command_json():
 def test_ceiling_subcommand_is_registered():
     args = cli.build_parser().parse_args(["ceiling", "--splits", "30", "--seed", "2"])
     assert (args.splits, args.seed, args.json, args.plot) == (30, 2, False, None)
-    assert args.func is ceiling.run_ceiling
-
-
-def test_old_ceiling_names_stay_importable():
-    from metric_adc import ceiling_cli, ceiling_plot, ceiling_tasks, core
-
-    names = ["CEILING_DELTAS", "LABEL", "NOTE", "SHARES", "CeilingInputs", "add_ceiling_parser",
-             "compute_ceiling", "delta_for_share", "format_table", "half_means",
-             "human_ceiling_row", "load_inputs", "plot_curve", "run_ceiling", "spearman_brown",
-             "split_half", "split_masks", "task_comparison", "thesis_model_curves"]  # fmt: skip
-    assert all(callable(getattr(ceiling, n)) or isinstance(getattr(ceiling, n), str | tuple)
-               for n in names)  # fmt: skip
-    assert ceiling.task_comparison is ceiling_tasks.task_comparison
-    assert ceiling.plot_curve is ceiling_plot.plot_curve
-    assert ceiling.format_table is ceiling_cli.format_table
-    assert ceiling.delta_for_share is core.delta_for_share
-    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
-        ceiling.nope  # noqa: B018
+    assert args.func is ceiling_cli.run_ceiling
 
 
 # ----------------------------------------------------------------------------- human row
 @pytest.fixture(scope="module")
-def human20():
-    return report.ceiling_row(20)
+def ceiling20():
+    return ceiling.compute_ceiling(n_splits=20, seed=0, tasks=False)
 
 
-def test_ceiling_row_has_the_row_keys_and_the_notes(human20):
-    assert tuple(human20)[: len(report.ROW_KEYS)] == report.ROW_KEYS
-    assert human20["model"] == ceiling.LABEL and human20["n_pairs"] == 1174
-    assert "no participant-level data" in human20["note"] and "Adger" in human20["note"]
-    assert "contact Jon Sprouse" in human20["authors_note"]
-    short = ceiling.human_ceiling_row(ceiling.compute_ceiling(n_splits=20, seed=0, tasks=False))
-    for k in ("blimp", "adc", "pearson_pairs", "pearson_sentences", "n_pairs"):
-        assert human20[k] == short[k]
+def test_ceiling_row_is_a_result_row_of_the_split_half_means(ceiling20):
+    human = rows.ceiling_row(ceiling20)
+    assert list(human) == [*rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
+    assert (human["model"], human["n_pairs"], human["n_sentences"]) == (ceiling.LABEL, 1174, 2400)
+    assert "no participant-level data" in human["note"] and "Adger" in human["note"]
+    assert "contact Jon Sprouse" in human["authors_note"]
+    assert (human["n_splits"], human["seed"], human["n_excluded"]) == (20, 0, 0)
+    stats = ceiling20["stats"]
+    assert human["adc"] == {k: stats[f"adc_{k}"]["mean"] for k in ("0.5", "1.0", "5.0")}
+    for key in ("blimp", "human_sign", "adc_auc", "pearson_pairs", "pearson_sentences"):
+        assert human[key] == stats[key]["mean"], key
+    # a split-half has no p-values, Spearman or breakdown: None, never a made-up number
+    for key in ("pearson_pairs_p", "spearman_pairs", "spearman_sentences_p", "by_group"):
+        assert human[key] is None, key
 
 
 def test_reproduce_adds_the_human_row(capsys):
@@ -122,11 +112,11 @@ def test_report_puts_the_li_row_beside_the_human_row(bbu_file, capsys):
                           "--ceiling-splits", "20").out)  # fmt: skip
     model, li, human = out["rows"]
     assert (model["model"], li["model"], human["model"]) == ("bbu", "bbu (LI only)", ceiling.LABEL)
-    assert li["n_pairs"] == human["n_pairs"] == 1174 == model["by_source"]["LI"]["n_pairs"]
+    assert li["n_pairs"] == human["n_pairs"] == 1174 == model["by_group"]["LI"]["n_pairs"]
     for k in ("blimp", "adc", "pearson_pairs", "adc_auc"):  # the breakdown's LI figures
-        assert li[k] == model["by_source"]["LI"][k]
+        assert li[k] == model["by_group"]["LI"][k]
     # sentence level: the model's z-scores against the judgements of the LI pairs' members
-    table = report.li_adger_pairs()
+    table = pairs.li_adger_pairs()
     members = {i for g, b, s in zip(table.good_ids, table.bad_ids, table.source, strict=True)
                if s == "LI" for i in (g, b)}  # fmt: skip
     assert li["n_sentences"] == len(members)
@@ -170,43 +160,88 @@ def test_markdown_and_reproduce_with_a_scores_file(bbu_file, capsys):
 
 
 def _check_results_block(text: str, capsys) -> int:
-    """Compare README text's results block with the command's output; return rows checked.
+    """Compare README text's results block with ``reproduce --markdown``; return rows checked.
 
-    Rows for the thesis's models and the human row are always checked; rows for the scores
-    files named in the README's ``reproduce`` command only when those files exist."""
+    The rows of the thesis's models and the human row must equal the command's output; the
+    block must hold one more row per scores file named in the README's ``reproduce``
+    command (the trigram's row is compared with a fresh run by ``tests/test_readme.py``)."""
     block = re.search(r"<!-- results:start -->\n(.*?)<!-- results:end -->", text, re.S)
-    if block is None:
-        pytest.skip("README.md has no <!-- results:start --> … <!-- results:end --> block")
+    assert block is not None, "README.md has no <!-- results:start --> … <!-- results:end --> block"
     readme_rows = _md_rows(block.group(1))
-    if not readme_rows:
-        pytest.skip("README.md's results block is empty")
     command = re.search(r"python -m metric_adc reproduce (.*)", text)
-    files = re.findall(r"\S+\.(?:jsonl|csv)", command.group(1)) if command else []
-    present = [str(REPO / f) for f in files if (REPO / f).is_file()]
-    argv = ["reproduce", "--markdown", *(["--with", *present] if present else [])]
-    produced = _md_rows(_run(capsys, *argv).out)
-    assert set(THESIS_MODELS) | {ceiling.LABEL} <= set(produced)
+    assert command is not None, "README.md does not show the reproduce command of its table"
+    files = re.findall(r"\S+\.(?:jsonl|csv)", command.group(1))
+    produced = _md_rows(_run(capsys, "reproduce", "--markdown").out)
+    assert list(produced) == [*THESIS_MODELS, ceiling.LABEL]
     for model, cells in produced.items():
         assert model in readme_rows, f"README results table lacks the row {model!r}"
         assert readme_rows[model] == cells, f"README row {model!r} differs from the command"
+    assert len(readme_rows) == len(produced) + len(files), (
+        f"README results table has {len(readme_rows)} rows, expected {len(produced)} and one "
+        f"per scores file of its command ({files})"
+    )
     return len(produced)
 
 
 def test_readme_results_table_is_the_command_output(capsys):
-    readme = REPO / "README.md"
-    if not readme.is_file():
-        pytest.skip("README.md is not there")
-    _check_results_block(readme.read_text(encoding="utf-8"), capsys)
+    _check_results_block((REPO / "README.md").read_text(encoding="utf-8"), capsys)
 
 
-def test_results_block_check_catches_a_stale_row(capsys):
+def test_results_block_check_catches_a_stale_or_missing_row(capsys):
     table = _run(capsys, "reproduce", "--markdown").out
-    missing = "python -m metric_adc reproduce --markdown --with results/absent.jsonl\n"
-    fresh = f"{missing}<!-- results:start -->\n{table}\n| some-model | 2365 | 0.5 |\n<!-- results:end -->"
+    command = "python -m metric_adc reproduce --markdown --with results/some-model.jsonl\n"
+    fresh = f"{command}<!-- results:start -->\n{table}\n| some-model | 2365 | 0.5 |\n<!-- results:end -->"
     assert _check_results_block(fresh, capsys) == 9
     stale = fresh.replace("| trigram-slor | 2365 | 0.753 |", "| trigram-slor | 2365 | 0.754 |")
     with pytest.raises(AssertionError, match="README row 'trigram-slor' differs"):
         _check_results_block(stale, capsys)
+    missing = fresh.replace("| some-model | 2365 | 0.5 |\n", "")
+    with pytest.raises(AssertionError, match="has 9 rows, expected 9 and one per scores file"):
+        _check_results_block(missing, capsys)
+
+
+# ----------------------------------------------------------------------------- baseline
+@pytest.fixture(scope="module")
+def judgements_file(tmp_path_factory):
+    """The human judgements themselves as a model's scores: after z-scoring, each pair's
+    delta is the human delta times a positive factor, so ADC(100) passes every pair."""
+    j = pairs.li_adger_pairs().judgements
+    path = tmp_path_factory.mktemp("scores") / "humans.jsonl"
+    rows_ = [{"id": k, "score": v} for k, v in j.items() if v == v]
+    return write_scores(path, rows_, {"model": "humans"})
+
+
+def test_report_baseline_that_passes_every_pair(bbu_file, judgements_file, capsys):
+    argv = ["report", str(bbu_file), "--baseline", str(judgements_file), "--delta", "100",
+            "--n-resamples", "20", "--ceiling-splits", "0"]  # fmt: skip
+    out = json.loads(_run(capsys, *argv, "--json").out)
+    overlap = out["analysis"]["baseline"]["overlap"]["100.0"]
+    assert (overlap["n_reduced"], overlap["reduced"]) == (0, None)
+    text = _run(capsys, *argv).out
+    assert "against the baseline" in text and "reduced — on 0 pairs" in text
+
+
+@pytest.fixture(scope="module")
+def trigram_z_file(tmp_path_factory):
+    """The thesis's trigram SLOR z-scores: z-scored over more sentences than the file holds,
+    so z-scoring them again over the file's 4,124 sentences would change them."""
+    s = thesis.load_thesis_scores()["trigram-slor"]
+    path = tmp_path_factory.mktemp("scores") / "trigram_z.jsonl"
+    return write_scores(path, [{"id": k, "score": v} for k, v in s.items()], {"model": "tz"})
+
+
+def test_prestandardized_applies_to_the_baseline_too(trigram_z_file, capsys):
+    # the same z-scores as model and as baseline: with both taken as given, no difference
+    argv = ["report", str(trigram_z_file), "--baseline", str(trigram_z_file), "--prestandardized",
+            "--n-resamples", "20", "--ceiling-splits", "0"]  # fmt: skip
+    out = json.loads(_run(capsys, *argv, "--json").out)
+    row, base = out["rows"][0], out["analysis"]["baseline"]
+    assert row["standardized"] is False
+    for k, c in base["comparison"].items():
+        assert (c["a"], c["b"], c["difference"]) == (row["adc"][k], row["adc"][k], 0.0), k
+        assert base["overlap"][k]["both"] == row["adc"][k]
+    text = _run(capsys, *argv).out
+    assert "taken as z-scores: --prestandardized" in text
 
 
 # ----------------------------------------------------------------------------- plots

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from metric_adc import bootstrap, core
@@ -17,6 +17,27 @@ def test_zscore_population_sd_each_sentence_once():
     z = core.zscore_by_id(["a", "b", "c", "d"], [1.0, 2.0, 3.0, 4.0])
     assert z["d"] == pytest.approx(1.5 / math.sqrt(1.25))
     assert z["a"] == pytest.approx(-1.5 / math.sqrt(1.25))
+
+
+def test_zscore_over_a_larger_population():
+    # population 1..5: mean 3, population sd √2; the scored sentences need not be in it
+    z = core.zscore_by_id(["a", "b"], [5.0, 2.5], population=[1.0, 2.0, 3.0, 4.0, 5.0])
+    assert z["a"] == pytest.approx(2 / math.sqrt(2)) and z["b"] == pytest.approx(
+        -0.5 / math.sqrt(2)
+    )
+    with pytest.raises(ValueError, match="'population' are constant"):
+        core.zscore_by_id(["a", "b"], [1.0, 2.0], population=[2.0, 2.0])
+
+
+def test_sentence_correlation_matches_ids_and_leaves_out_missing_judgements():
+    from scipy import stats
+
+    scores = {"a": 1.0, "b": 2.0, "c": 4.0, "d": 3.0, "e": 9.0}
+    judgements = {"d": 4.0, "c": 5.0, "b": 1.0, "a": 2.0, "e": float("nan")}
+    r = core.sentence_correlation(scores, judgements)
+    assert r["n"] == 4
+    assert r["pearson"] == pytest.approx(stats.pearsonr([1, 2, 4, 3], [2, 1, 5, 4]).statistic)
+    assert core.sentence_correlation(scores, judgements, ids=["a", "b", "x"])["n"] == 2
 
 
 def test_adc_hand_computed():
@@ -68,7 +89,8 @@ def test_breakdown_and_overlap():
 def test_sweep_grid_and_area():
     s = core.delta_sweep([1.0, -1.0, 0.4], [2.0, 3.0, 0.5])
     assert len(s["deltas"]) == 100 and s["deltas"][-1] == 5.0
-    assert s["auc"] == pytest.approx(core.adc_auc([1.0, -1.0, 0.4], [2.0, 3.0, 0.5], 5.0))
+    # by hand on [0, 5]: 1 − 1/5 (error 1), 0 (signs differ), 1 − 0.1/5 (error 0.1)
+    assert s["auc"] == pytest.approx((0.8 + 0 + 0.98) / 3)
     # the exact area equals the Riemann mean of the step function on a fine grid
     grid = np.linspace(1e-6, 5, 20001)
     riemann = np.mean([core.adc([1.0, -1.0, 0.4], [2.0, 3.0, 0.5], d) for d in grid[::50]])
@@ -126,9 +148,11 @@ def pair_data(draw):
 
 
 def _deltas(scores, human, idx):
-    z = core.zscore(scores)
-    m = np.array([z[g] - z[b] for g, b in idx])
-    h = np.array([human[g] - human[b] for g, b in idx])
+    """Model and human deltas of the pairs ``idx`` (sentence positions), through the metric."""
+    ids = [f"s{i}" for i in range(len(scores))]
+    good, bad = [ids[g] for g, _ in idx], [ids[b] for _, b in idx]
+    m = core.pair_deltas(core.zscore_by_id(ids, scores), good, bad)
+    h = core.pair_deltas(dict(zip(ids, human, strict=True)), good, bad)
     return m, h
 
 
@@ -143,8 +167,7 @@ def test_positive_affine_change_changes_nothing(data, a, b):
     scores, human, idx = data
     m1, h = _deltas(scores, human, idx)
     m2, _ = _deltas(a * scores + b, human, idx)
-    if not _robust(m1, h):
-        return
+    assume(_robust(m1, h))
     s1, s2 = core.summarize(m1, h), core.summarize(m2, h)
     assert s1["adc"] == s2["adc"] and s1["blimp"] == s2["blimp"]
     assert s1["adc_auc"] == pytest.approx(s2["adc_auc"], abs=1e-9)
@@ -160,6 +183,7 @@ def test_swapping_members_negates_deltas(data):
     np.testing.assert_allclose(hs, -h, atol=1e-12)
     # ADC is symmetric in the orientation of a pair; the BLiMP criterion is not
     assert core.adc_pass(ms, hs, 1.0).tolist() == core.adc_pass(m, h, 1.0).tolist()
+    assert core.blimp_pass(ms).tolist() == (m < 0).tolist()
 
 
 @settings(max_examples=100, deadline=None)
@@ -266,10 +290,9 @@ def test_delta_for_share_is_the_infimum(data, share):
     d = core.delta_for_share(m, h, share)
     if d is None:  # unreachable: even sign agreement alone stays below the share
         assert core.human_sign_accuracy(m, h) < share - 1e-12
-        return
-    assert core.adc(m, h, d + 1e-9) >= share - 1e-12
-    if d > 0:
-        assert core.adc(m, h, d) < share
+    else:
+        assert core.adc(m, h, d + 1e-9) >= share - 1e-12
+        assert d == 0 or core.adc(m, h, d) < share
 
 
 def test_delta_for_share_excludes_missing_judgements_and_checks_share():
@@ -280,10 +303,10 @@ def test_delta_for_share_excludes_missing_judgements_and_checks_share():
 
 
 def test_spearman_brown_lives_with_the_correlations():
-    from metric_adc import ceiling, correlation
+    from metric_adc import correlation
 
-    assert core.spearman_brown is correlation.spearman_brown is ceiling.spearman_brown
-    assert core.delta_for_share is ceiling.delta_for_share
+    assert core.spearman_brown is correlation.spearman_brown
     assert core.correlation is correlation.correlation
+    assert core.sentence_correlation is correlation.sentence_correlation
     # the full-sample reliability of two halves correlating at r = 1/3 is 1/2
     assert core.spearman_brown(1 / 3) == pytest.approx(0.5)

@@ -1,15 +1,20 @@
-"""The `evaluate` module: loaded offline from its folder, computing what the core computes."""
+"""The `evaluate` module: loaded offline from its folder, giving the thesis's figures and the
+keys of a report row."""
 
+import csv
 import json
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from scipy import stats
 
 import metric_adc
-from metric_adc import report, thesis
+from metric_adc import pairs, rows, thesis
 
 evaluate = pytest.importorskip("evaluate")
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,9 +26,28 @@ def adc():
     return evaluate.load(str(metric_adc.metric_path()))
 
 
-def test_li_adger_through_the_module_equals_the_report(adc):
+def _thesis_columns(stem: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Source, human delta and model delta of each pair, as published in the thesis's pair file."""
+    with (thesis.default_dir() / thesis.PAIRS_FILE).open(encoding="utf-8") as fh:
+        rows_ = list(csv.DictReader(fh))
+    num = lambda x: float(x) if x else math.nan  # noqa: E731
+    h = np.array([num(r["human_judge_delta"]) for r in rows_])
+    m = np.array([num(r[f"{stem}_zscore-delta"]) for r in rows_])
+    return [r["dataset"] for r in rows_], h, m
+
+
+def _published(m: np.ndarray, h: np.ndarray, delta: float) -> float:
+    """ADC(δ) from the definition, by hand: same sign and |Δh − Δlm| < δ, over judged pairs."""
+    keep = ~np.isnan(h)
+    m, h = m[keep], h[keep]
+    return float(np.mean((np.sign(m) == np.sign(h)) & (np.abs(h - m) < delta)))
+
+
+def test_li_adger_through_the_module_gives_the_thesis_deltas_figures(adc):
+    # the thesis's BERT base-uncased MLM scores, given as the card says (ids, all 4,178
+    # sentences as population); expected figures straight from the thesis's delta columns
     m = next(m for m in thesis.load_thesis_models() if m.name == "bert-base-uncased-mlm")
-    table = report.thesis_pair_table()
+    table = pairs.thesis_pair_table()
     r = adc.compute(
         predictions_good=[m.scores[i] for i in table.good_ids],
         predictions_bad=[m.scores[i] for i in table.bad_ids],
@@ -34,16 +58,47 @@ def test_li_adger_through_the_module_equals_the_report(adc):
         population=list(m.scores.values()),
         groups=table.source,
     )
-    want = report.evaluate_on_pairs(m.scores, table)
+    source, h, dlm = _thesis_columns("bert-base-uncased_mlm")
+    judged = ~np.isnan(h)
     assert (r["n_pairs"], r["n_excluded"], r["n_sentences"]) == (2365, 2, 4178)
-    for k in ("blimp", "human_sign", "adc", "adc_auc", "pearson_pairs", "spearman_pairs_p"):
-        assert r[k] == pytest.approx(want[k]), k
-    assert r["by_group"]["LI"]["adc"] == pytest.approx(want["by_source"]["LI"]["adc"])
+    assert r["blimp"] == pytest.approx(np.mean(dlm[judged] > 0), abs=1e-12)
+    for k in ("0.5", "1.0", "5.0"):
+        assert r["adc"][k] == pytest.approx(_published(dlm, h, float(k)), abs=1e-12), k
+    want = stats.pearsonr(dlm[judged], h[judged])
+    assert r["pearson_pairs"] == pytest.approx(want.statistic, abs=1e-9)
+    li = np.array([s == "LI" for s in source])
+    assert r["by_group"]["LI"]["adc"]["1.0"] == pytest.approx(
+        _published(dlm[li], h[li], 1.0), abs=1e-12
+    )
+    assert r["standardized"] is True and r["spearman_sentences"] is not None
+
+
+def test_result_keys_are_the_report_row_keys_but_model_and_note(adc):
+    # the keys of a `report --json` row, in order, but the row's name and caption
+    j = {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": -0.2}
+    s = {"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}
+    table = pairs.PairTable.from_judgements(
+        ["a", "c", "e"], ["b", "d", "f"], j, source=["x", "x", "y"]
+    )
+    row = rows.evaluate_on_pairs(s, table, model="toy", note="a caption")
+    r = adc.compute(
+        predictions_good=[s[i] for i in table.good_ids],
+        predictions_bad=[s[i] for i in table.bad_ids],
+        references_good=[j[i] for i in table.good_ids],
+        references_bad=[j[i] for i in table.bad_ids],
+        ids_good=table.good_ids,
+        ids_bad=table.bad_ids,
+        groups=table.source,
+    )
+    assert list(r) == [k for k in row if k not in ("model", "note")]
+    blimp = evaluate.load(str(metric_adc.metric_path()), "blimp")
+    b = blimp.compute(predictions_good=[1.0, 2.0, 0.5], predictions_bad=[0.0, 3.0, 0.4])
+    assert list(b) == list(r)
 
 
 def test_prestandardized_trigram(adc):
     m = next(m for m in thesis.load_thesis_models() if m.name == "trigram-slor")
-    table = report.thesis_pair_table()
+    table = pairs.thesis_pair_table()
     keep = [i for i, h in enumerate(table.human_delta) if h == h]
     r = adc.compute(
         predictions_good=[m.scores[table.good_ids[i]] for i in keep],

@@ -4,7 +4,7 @@
 One server runs for the whole module. Its results directory holds one scores file, a
 word-count baseline (score = minus the number of words) written with the metric's own
 writer, so the app shows a model that does not come from the thesis. Expected numbers are
-computed independently with :func:`metric_adc.report.evaluate_li_adger`.
+computed independently with :func:`metric_adc.rows.evaluate_li_adger`.
 
 Screenshots go to ``artifacts/space/`` (git-ignored).
 """
@@ -122,10 +122,10 @@ def client(server):
 @pytest.fixture(scope="module")
 def expected(baseline_scores):
     """The metric's own row for the word-count baseline on the LI-Adger pairs."""
-    from metric_adc import report
+    from metric_adc import pairs, rows
 
-    pairs = report.li_adger_pairs()
-    return pairs, report.evaluate_li_adger(baseline_scores, model=BASELINE, deltas=[0.5, 1.0])
+    table = pairs.li_adger_pairs()
+    return table, rows.evaluate_li_adger(baseline_scores, model=BASELINE, deltas=[0.5, 1.0])
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -175,14 +175,14 @@ def test_api_upload_valid_csv_joins_this_session_only(
 ):
     from gradio_client import Client, handle_file
 
-    from metric_adc import report
+    from metric_adc import rows
 
     scores = {i: float(len(s)) for i, s in sentences}  # characters: another honest baseline
     path = _csv(tmp_path / "chars.csv", [(i, repr(v)) for i, v in scores.items()])
     status = client.predict(handle_file(str(path)), "char count", 0.5, api_name="/evaluate_upload")
     assert status.startswith("**Scored `char count`**"), status
     df = _frame(client.predict(0.5, api_name="/leaderboard")).set_index("Model")
-    row = report.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
+    row = rows.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
     assert df.loc["char count", "Kind"] == "your upload"
     assert df.loc["char count", "ADC δ=0.50"] == pytest.approx(row["adc"]["0.5"], abs=5e-4)
     assert df.loc["char count", "BLiMP"] == pytest.approx(row["blimp"], abs=5e-4)

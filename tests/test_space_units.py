@@ -146,11 +146,10 @@ def test_session_uploads_do_not_touch_shared_data(toy, tmp_path):
 
 
 def test_model_deltas_match_the_metric(toy):
-    from metric_adc import report
+    from metric_adc.pairs import model_deltas
 
     scores = {k: float(v) for k, v in toy.models[0].z.items()}
-    _, dlm = report.model_deltas(scores, toy.pairs)
-    np.testing.assert_allclose(toy.models[0].model_delta, dlm)
+    np.testing.assert_allclose(toy.models[0].model_delta, model_deltas(scores, toy.pairs).delta)
 
 
 def test_cli_help_and_bad_options():

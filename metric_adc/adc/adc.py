@@ -1,6 +1,8 @@
 """ADC: the Acceptability Delta Criterion and the BLiMP criterion, as an ``evaluate`` module.
 
-This module only adapts inputs; the math is :mod:`metric_adc.core` (install the
+This module only adapts inputs: per-pair lists become a :class:`metric_adc.pairs.PairTable`
+and scores by sentence id, and the result is the row of :func:`metric_adc.rows.model_row`
+(the math is :mod:`metric_adc.core`) without its name and caption (install the
 ``li-adger-adc`` distribution, or run from its repository root).
 """
 
@@ -9,6 +11,8 @@ import evaluate
 import numpy as np
 
 from metric_adc import core
+from metric_adc.pairs import PairTable, model_deltas
+from metric_adc.rows import RESULT_KEYS, model_row
 
 _CITATION = """\
 @mastersthesis{vazquezmartinez2021adc,
@@ -45,10 +49,11 @@ Args:
     groups (list of str, optional): a label per pair (e.g. phenomenon) for a breakdown.
     auc_max (float, default 5.0): upper end of the delta range of `adc_auc`.
 Returns:
-    n_pairs, n_excluded, n_sentences, blimp, human_sign, adc ({"0.5": ..., ...}), adc_auc,
+    n_sentences, n_pairs, n_excluded, blimp, human_sign, adc ({"0.5": ..., ...}), adc_auc,
     pearson_pairs, pearson_pairs_p, spearman_pairs, spearman_pairs_p, pearson_sentences,
-    pearson_sentences_p, by_group (None unless `groups`). Values that need human ratings
-    are None in config "blimp".
+    pearson_sentences_p, spearman_sentences, spearman_sentences_p, standardized, by_group
+    (None unless `groups`): the keys of a `python -m metric_adc report` row but its `model`
+    and `note`. Values that need human ratings are None in config "blimp".
 Examples:
     >>> import metric_adc
     >>> adc = metric_adc.load_metric()
@@ -61,6 +66,30 @@ Examples:
 
 def _floats(values):
     return np.array([np.nan if v is None else v for v in values], dtype=float)
+
+
+def _ids(ids_good, ids_bad, n):
+    """Sentence ids of the good members, then of the bad ones (made up when not given)."""
+    if (ids_good is None) != (ids_bad is None):
+        raise ValueError("give both 'ids_good' and 'ids_bad', or neither")
+    if ids_good is None:
+        return [f"{side}{k}" for side in ("good:", "bad:") for k in range(n)]
+    if len(ids_good) != n or len(ids_bad) != n:
+        raise ValueError(
+            f"'ids_good'/'ids_bad' have {len(ids_good)}/{len(ids_bad)} entries, "
+            f"expected {n} (one per pair)"
+        )
+    return [str(i) for i in list(ids_good) + list(ids_bad)]
+
+
+def _by_id(ids, values, what):
+    """One value per sentence id; an id given twice must have the same value both times."""
+    out = {}
+    for i, v in zip(ids, values, strict=True):
+        prev = out.setdefault(i, v)
+        if prev != v and not (np.isnan(prev) and np.isnan(v)):
+            raise ValueError(f"sentence {i!r} has two different {what} ({prev}, {v})")
+    return out
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -104,59 +133,22 @@ class Adc(evaluate.Metric):
         groups=None,
         auc_max=core.DEFAULT_AUC_MAX,
     ):
-        good = _floats(predictions_good)
-        bad = _floats(predictions_bad)
+        good, bad = _floats(predictions_good), _floats(predictions_bad)
         n = good.size
-        human = None
+        ids = _ids(ids_good, ids_bad, n)
+        judgements = None
         if references_good is not None:
-            hg, hb = _floats(references_good), _floats(references_bad)
-            human = hg - hb
-        if (ids_good is None) != (ids_bad is None):
-            raise ValueError("give both 'ids_good' and 'ids_bad', or neither")
-        if ids_good is not None:
-            if len(ids_good) != n or len(ids_bad) != n:
-                raise ValueError(
-                    f"'ids_good'/'ids_bad' have {len(ids_good)}/{len(ids_bad)} entries, "
-                    f"expected {n} (one per pair)"
-                )
-            ids = [str(i) for i in list(ids_good) + list(ids_bad)]
-        else:
-            ids = [f"{side}{k}" for side in ("good:", "bad:") for k in range(n)]
+            refs = np.concatenate([_floats(references_good), _floats(references_bad)])
+            judgements = _by_id(ids, refs, "ratings")
+        table = PairTable.from_judgements(ids[:n], ids[n:], judgements)
         values = np.concatenate([good, bad])
-        known = ~np.isnan(values)
-        if human is not None:
-            known |= np.concatenate([np.isnan(human)] * 2)  # excluded pairs may lack scores
-        unique: dict[str, float] = {}
-        for i, v, ok in zip(ids, values, known, strict=True):
-            if not ok:
+        # a pair excluded for a missing rating needs no scores: drop its unknown ones
+        excluded = np.zeros(n, bool) if table.human_delta is None else np.isnan(table.human_delta)
+        for i, v, skip in zip(ids, values, np.concatenate([excluded] * 2), strict=True):
+            if np.isnan(v) and not skip:
                 raise ValueError(f"score of sentence {i!r} must be finite (got {v})")
-            if np.isnan(v):
-                continue
-            if unique.setdefault(i, v) != v:
-                raise ValueError(f"sentence {i!r} has two different scores ({unique[i]}, {v})")
-        if not standardize:
-            z = dict(unique)
-        elif population is not None:
-            core.zscore(population)  # validates the population: finite, not constant
-            raw = np.asarray(population, dtype=float)
-            mean, sd = raw.mean(), raw.std()
-            z = {k: (v - mean) / sd for k, v in unique.items()}
-        else:
-            z = core.zscore_by_id(list(unique), list(unique.values()))
-        dlm = np.array(
-            [z.get(g, np.nan) - z.get(b, np.nan) for g, b in zip(ids[:n], ids[n:], strict=True)]
-        )
-        out = core.summarize(dlm, human, deltas=deltas, auc_max=auc_max)
-        out["n_sentences"] = len(unique) if population is None else len(population)
-        out["pearson_sentences"] = out["pearson_sentences_p"] = None
-        if human is not None:
-            h_by_id = dict(zip(ids, np.concatenate([hg, hb]).tolist(), strict=True))
-            rated = [k for k in z if not np.isnan(h_by_id[k])]
-            r = core.correlation([z[k] for k in rated], [h_by_id[k] for k in rated])
-            out["pearson_sentences"], out["pearson_sentences_p"] = r["pearson"], r["pearson_p"]
-        out["by_group"] = (
-            None
-            if groups is None
-            else core.breakdown(groups, dlm, human, deltas=deltas, auc_max=auc_max)
-        )
-        return out
+        known = ~np.isnan(values)
+        scores = _by_id([i for i, k in zip(ids, known, strict=True) if k], values[known], "scores")
+        scored = model_deltas(scores, table, standardize=standardize, population=population)
+        row = model_row(scored, table, groups=groups, deltas=deltas, auc_max=auc_max)
+        return {k: row[k] for k in RESULT_KEYS}

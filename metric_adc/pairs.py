@@ -1,0 +1,251 @@
+"""Pair tables and model deltas: what every result row, analysis, ceiling and app view reads.
+
+A :class:`PairTable` holds minimal pairs with their human judgements (LI-Adger's evaluable
+pairs from :func:`li_adger_pairs`, the thesis's pair file from :func:`thesis_pair_table`, or
+pairs without judgements for the BLiMP criterion alone). :func:`model_deltas` turns a model's
+sentence scores into its z-scores and one ``Δlm`` per pair, once: a :class:`ModelDeltas` that
+:mod:`metric_adc.rows`, :mod:`metric_adc.analysis`, the ceiling's model comparison and the
+Space all take instead of recomputing it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from metric_adc import core
+from metric_adc.checks import as_finite
+
+if TYPE_CHECKING:
+    from metric_adc.thesis import ThesisModel
+
+__all__ = [
+    "ModelDeltas",
+    "PairTable",
+    "li_adger_pairs",
+    "model_deltas",
+    "thesis_model_deltas",
+    "thesis_pair_table",
+]
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """Minimal pairs with their human judgements, ready for evaluation.
+
+    ``judgements`` maps *every* sentence id of the dataset to its human judgement (NaN when
+    missing); it defines which ids a scores mapping may contain. ``human_delta`` is NaN for a
+    pair with a missing judgement (excluded and counted, never passed). A table without
+    judgements (``judgements`` and ``human_delta`` ``None``) is for the BLiMP criterion alone;
+    its sentences are the pairs' members.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["g1", "g2"], ["b1", "b2"],
+    ...     {"g1": 1.0, "b1": -0.5, "g2": 0.5, "b2": float("nan")})
+    >>> t.human_delta.tolist(), len(t)
+    ([1.5, nan], 2)
+    >>> PairTable.from_judgements(["g1"], ["b1"], None).sentence_ids()
+    ['g1', 'b1']
+    """
+
+    good_ids: list[str]
+    bad_ids: list[str]
+    human_delta: np.ndarray | None
+    judgements: dict[str, float] | None
+    source: list[str] | None = None
+    phenomenon: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.good_ids)
+
+    def sentence_ids(self) -> list[str]:
+        """The ids a scores mapping may contain: the judged sentences, else the pair members."""
+        if self.judgements is not None:
+            return list(self.judgements)
+        return list(dict.fromkeys(self.good_ids + self.bad_ids))
+
+    @classmethod
+    def from_judgements(
+        cls,
+        good_ids: Sequence[str],
+        bad_ids: Sequence[str],
+        judgements: Mapping[str, float | None] | None,
+        *,
+        source: Sequence[str] | None = None,
+        phenomenon: Sequence[str] | None = None,
+    ) -> PairTable:
+        """Build a table from pair ids and sentence judgements (``None``/NaN = missing;
+        ``judgements=None`` for a table without human judgements)."""
+        for name, col in (("source", source), ("phenomenon", phenomenon)):
+            if col is not None and len(col) != len(good_ids):
+                raise ValueError(f"{name!r} has {len(col)} entries, expected {len(good_ids)}")
+        j = h = None
+        if judgements is not None:
+            j = {str(k): (math.nan if v is None else float(v)) for k, v in judgements.items()}
+            h = core.pair_deltas(j, list(good_ids), list(bad_ids))
+        elif len(good_ids) != len(bad_ids):
+            raise ValueError(
+                f"'good_ids' has {len(good_ids)} entries but 'bad_ids' has {len(bad_ids)}"
+            )
+        return cls(
+            [str(i) for i in good_ids],
+            [str(i) for i in bad_ids],
+            h,
+            j,
+            None if source is None else [str(s) for s in source],
+            None if phenomenon is None else [str(p) for p in phenomenon],
+        )
+
+
+def thesis_pair_table(dir: str | os.PathLike | None = None) -> PairTable:
+    """The thesis's pair file as a :class:`PairTable` (2,367 pairs, 2 without a judgement).
+
+    Examples
+    --------
+    >>> t = thesis_pair_table()
+    >>> len(t), int(np.isnan(t.human_delta).sum())
+    (2367, 2)
+    """
+    from metric_adc import thesis
+
+    p = thesis.load_thesis_pairs(dir)
+    return PairTable.from_judgements(p.good_ids, p.bad_ids, p.judgements, source=p.source)
+
+
+def li_adger_pairs() -> PairTable:
+    """The LI-Adger dataset's evaluable pairs (the 2,365 not discarded) as a :class:`PairTable`.
+
+    Needs the ``li_adger`` dataset built (``python -m li_adger build``).
+
+    Examples
+    --------
+    >>> t = li_adger_pairs()
+    >>> len(t), len(t.judgements), sorted(set(t.source))
+    (2365, 4178, ['Adger', 'LI'])
+    """
+    import li_adger
+
+    sentences = li_adger.load("sentences")
+    pairs = li_adger.load("pairs")
+    if hasattr(sentences, "keys") and "test" in sentences:
+        sentences, pairs = sentences["test"], pairs["test"]
+    judgements = dict(zip(sentences["id"], sentences["judgement"], strict=True))
+    keep = [not d for d in pairs["discarded"]]
+
+    def col(name: str) -> list:
+        return [v for v, k in zip(pairs[name], keep, strict=True) if k]
+
+    return PairTable.from_judgements(
+        col("good_id"),
+        col("bad_id"),
+        judgements,
+        source=col("source"),
+        phenomenon=col("phenomenon"),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class ModelDeltas:
+    """A model's scores as the metric uses them, computed once by :func:`model_deltas`.
+
+    ``z`` maps each scored sentence id to its z-score (the scores as given when
+    ``standardized`` is false); ``delta`` holds ``Δlm = z(good) − z(bad)`` for every pair of
+    the table, in table order (NaN for a pair excluded for a missing human judgement whose
+    members lack a score); ``n_sentences`` is the number of sentences the z-scores are
+    computed over; ``standardized`` tells whether the scores were z-scored here.
+    """
+
+    z: dict[str, float]
+    delta: np.ndarray
+    n_sentences: int
+    standardized: bool
+
+
+def _check_ids(scores: Mapping[str, float], pairs: PairTable) -> None:
+    known = set(pairs.sentence_ids())
+    unknown = [k for k in scores if k not in known]
+    if unknown:
+        raise ValueError(
+            f"scores have {len(unknown)} sentence id(s) unknown to the dataset, "
+            f"e.g. {unknown[0]!r} (expected ids of the {len(known)} dataset sentences)"
+        )
+
+
+def model_deltas(
+    scores: Mapping[str, float],
+    pairs: PairTable,
+    *,
+    standardize: bool = True,
+    population: ArrayLike | None = None,
+) -> ModelDeltas:
+    """Z-score a model's sentence scores and take one ``Δlm`` per pair of ``pairs``.
+
+    The z-scores are over all sentences given, or over ``population`` (the scores of a larger
+    set of sentences; :func:`metric_adc.core.zscore_by_id`). With ``standardize=False`` the
+    scores are taken as z-scores already. Every member of a pair with a human judgement needs
+    a score; a pair without one may lack scores (its ``Δlm`` is then NaN; it is excluded from
+    every statistic anyway). Ids unknown to the table raise.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["a", "c"], ["b", "d"],
+    ...                               {"a": 1.0, "b": 0.0, "c": 0.5, "d": 0.2})
+    >>> md = model_deltas({"a": 4.0, "b": 2.0, "c": 3.0, "d": 3.0}, t)
+    >>> md.delta.round(4).tolist(), md.n_sentences, md.standardized
+    ([2.8284, 0.0], 4, True)
+    """
+    if not isinstance(scores, Mapping):
+        raise TypeError(f"'scores' must be a mapping of sentence id to score (got {type(scores)})")
+    _check_ids(scores, pairs)
+    ids = list(scores)
+    values = [scores[k] for k in ids]
+    if standardize:
+        z = core.zscore_by_id(ids, values, population=population)
+    else:
+        z = dict(zip(ids, as_finite(values, "scores").tolist(), strict=True))
+    # a pair excluded for a missing human judgement needs no model score: its Δlm is NaN then
+    h = pairs.human_delta if pairs.human_delta is not None else np.zeros(len(pairs))
+    need = np.asarray(
+        [
+            not math.isnan(d) or (g in z and b in z)
+            for g, b, d in zip(pairs.good_ids, pairs.bad_ids, h, strict=True)
+        ],
+        dtype=bool,
+    )
+    dlm = np.full(len(pairs), np.nan)
+    dlm[need] = core.pair_deltas(
+        z,
+        [g for g, k in zip(pairs.good_ids, need, strict=True) if k],
+        [b for b, k in zip(pairs.bad_ids, need, strict=True) if k],
+    )
+    n = len(z) if population is None else len(np.atleast_1d(population))
+    return ModelDeltas(z, dlm, n, bool(standardize))
+
+
+def thesis_model_deltas(
+    pairs: PairTable, dir: str | os.PathLike | None = None
+) -> list[tuple[ThesisModel, ModelDeltas]]:
+    """The thesis's 8 models (:func:`metric_adc.thesis.load_thesis_models`) on ``pairs``,
+    each through :func:`model_deltas` (its z-scores used as given where the thesis gives
+    z-scores), in the thesis's order. The deltas equal the thesis's ``*_zscore-delta``
+    columns (the first pair's trigram log-prob delta there: -0.40918127278646).
+
+    Examples
+    --------
+    >>> t = thesis_pair_table()
+    >>> [(m.name, round(float(md.delta[0]), 6)) for m, md in thesis_model_deltas(t)][-1]
+    ('trigram-logprob', -0.409181)
+    """
+    from metric_adc import thesis
+
+    return [
+        (m, model_deltas(m.scores, pairs, standardize=not m.standardized))
+        for m in thesis.load_thesis_models(dir)
+    ]
