@@ -2,8 +2,11 @@
 
 JSON Lines, UTF-8. The first line is the metadata record (``"format": "adc-scores"``,
 ``"version": 1`` and free-form fields such as ``model``, ``kind``, ``variant``,
-``reduction``, ``dataset``, ``versions``, ``created``); every other line is one sentence
-``{"id": str, "sentence": str, "score": float}`` (``sentence`` optional, other keys ignored).
+``reduction``, ``dataset``, ``versions``, ``created``); every other line is one scored unit
+``{"id": str, "sentence": str, "score": float}``. Besides ``id`` and ``score`` a record may carry
+the fields of :data:`RECORD_FIELDS` (the unit's text, and numbers a scorer measured on the way,
+e.g. the ``rank`` of a cloze completion or the ``unigram_logprob`` a linking function needs);
+a field is given on every record or on none; other keys are ignored.
 Readers also accept a two-column CSV with the header ``id,score``.
 Ids must be unique and scores finite numbers.
 """
@@ -40,6 +43,45 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """Files larger than this (256 MiB) are refused unless ``max_bytes`` is raised."""
 
 
+RECORD_FIELDS: dict[str, str] = {
+    "sentence": "text",
+    "context": "text",
+    "completion": "text",
+    "rank": "count",
+    "n_tokens": "count",
+    "n_words": "count",
+    "logprob": "number",
+    "unigram_logprob": "number",
+    "top": "texts",
+}
+"""The optional per-record fields and their type, in the order they are written.
+
+``sentence`` (or ``context`` and ``completion`` for a cloze unit) is the scored text;
+``rank`` is the rank of a cloze completion among the model's predictions (1 = its top one) and
+``top`` its top predictions; ``n_tokens``/``n_words``, ``logprob`` and ``unigram_logprob`` are
+the sentence's length, log-probability and unigram log-probability (natural logs), from which
+:mod:`metric_adc` can compute other linking functions. Types: ``text`` a string, ``count`` an
+integer ≥ 0 (``rank`` ≥ 1), ``number`` a finite number, ``texts`` a list of strings."""
+
+# JSON strings never hold a raw "\n"; these separators are escaped too, since text tools
+# (and str.splitlines) split lines at them.
+_LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
+
+
+def _dumps(record: Mapping) -> str:
+    """One JSON line: UTF-8 text kept, every character a line reader may split at escaped.
+
+    Examples
+    --------
+    >>> _dumps({"sentence": "a\\u2028b ü"})
+    '{"sentence": "a\\\\u2028b ü"}'
+    """
+    line = json.dumps(record, ensure_ascii=False, allow_nan=False)
+    for raw, escaped in _LINE_SEPARATORS.items():
+        line = line.replace(raw, escaped)
+    return line
+
+
 class ScoresFileError(ValueError):
     """A scores file (or the records given to :func:`write_scores`) is not valid."""
 
@@ -61,6 +103,9 @@ class ScoresFile:
     ids: list[str]
     scores: np.ndarray
     sentences: list[str] | None = field(default=None)
+    fields: dict[str, list] = field(default_factory=dict)
+    """The optional fields of :data:`RECORD_FIELDS` the records carry (``sentence`` included),
+    each a list parallel to :attr:`ids`."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -114,12 +159,54 @@ def _check_unique(ids: list[str], where: str) -> None:
         seen[i] = k
 
 
+def _field(name: str, value: object, where: str) -> object:
+    """A record's optional field, checked against its type in :data:`RECORD_FIELDS`."""
+    kind = RECORD_FIELDS[name]
+    if kind == "text":
+        ok = isinstance(value, str)
+        expected = "a string"
+    elif kind == "texts":
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        expected = "a list of strings"
+    elif kind == "count":
+        low = 1 if name == "rank" else 0
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
+        expected = f"an integer >= {low}"
+    else:
+        ok = (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(float(value))
+        )
+        expected = "a finite number"
+        value = float(value) if ok else value
+    if not ok:
+        raise ScoresFileError(f"{where}: {name!r} must be {expected} (got {value!r:.80})")
+    return value
+
+
+def _check_fields(columns: dict[str, list], ids: list[str], where: str) -> dict[str, list]:
+    """Each optional field on every record or on none; returns the complete ones."""
+    out = {}
+    for name, values in columns.items():
+        missing = [k for k, v in enumerate(values) if v is None]
+        if missing and len(missing) < len(values):
+            raise ScoresFileError(
+                f"{where}: {name!r} must be given on every record or on none "
+                f"(missing for id {ids[missing[0]]!r})"
+            )
+        if not missing:
+            out[name] = values
+    return out
+
+
 def write_scores(
     path: str | os.PathLike, records: Iterable[Mapping], metadata: Mapping | None = None
 ) -> Path:
     """Write a scores file atomically (temporary file, then :func:`os.replace`).
 
-    ``records`` are mappings with ``id``, ``score`` and optionally ``sentence``.
+    ``records`` are mappings with ``id``, ``score`` and optionally the fields of
+    :data:`RECORD_FIELDS` (each on every record or on none).
     ``metadata`` gets ``format``, ``version`` and ``created`` (UTC) if it lacks them.
     Returns the path written.
 
@@ -144,8 +231,9 @@ def write_scores(
         "created",
         _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
     )
-    lines = [json.dumps(meta, ensure_ascii=False, allow_nan=False)]
+    lines = [_dumps(meta)]
     ids: list[str] = []
+    columns: dict[str, list] = {}
     for k, rec in enumerate(records):
         where = f"record {k + 1}"
         if not isinstance(rec, Mapping):
@@ -153,19 +241,28 @@ def write_scores(
                 f"{where}: expected a mapping with 'id' and 'score' (got {rec!r})"
             )
         out = {"id": _id(rec.get("id"), where)}
-        if rec.get("sentence") is not None:
-            out["sentence"] = str(rec["sentence"])
+        for name in RECORD_FIELDS:
+            if RECORD_FIELDS[name] == "text" and rec.get(name) is not None:
+                out[name] = _field(name, rec[name], where)
         out["score"] = _score(rec.get("score"), where)
+        for name in RECORD_FIELDS:
+            if RECORD_FIELDS[name] != "text" and rec.get(name) is not None:
+                out[name] = _field(name, rec[name], where)
         ids.append(out["id"])
-        lines.append(json.dumps(out, ensure_ascii=False))
+        for name in RECORD_FIELDS:
+            columns.setdefault(name, []).append(out.get(name))
+        lines.append(_dumps(out))
     if not ids:
         raise ScoresFileError(f"{path}: no records to write (expected at least one)")
     _check_unique(ids, str(path))
+    _check_fields(columns, ids, str(path))
     return atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 def _read_jsonl(text: str, name: str) -> ScoresFile:
-    lines = [(k + 1, ln) for k, ln in enumerate(text.splitlines()) if ln.strip()]
+    # split at "\n" only: a JSON line holds no raw newline, but may hold other characters
+    # that str.splitlines() would split at (U+2028, U+0085, ...)
+    lines = [(k + 1, ln) for k, ln in enumerate(text.split("\n")) if ln.strip()]
     try:
         meta = json.loads(lines[0][1])
     except json.JSONDecodeError as exc:
@@ -181,7 +278,7 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
         )
     ids: list[str] = []
     scores: list[float] = []
-    sentences: list[str | None] = []
+    columns: dict[str, list] = {name: [] for name in RECORD_FIELDS}
     for lineno, ln in lines[1:]:
         where = f"{name} line {lineno}"
         try:
@@ -194,21 +291,14 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
             )
         ids.append(_id(rec["id"], where))
         scores.append(_score(rec["score"], where))
-        s = rec.get("sentence")
-        if s is not None and not isinstance(s, str):
-            raise ScoresFileError(f"{where}: 'sentence' must be a string (got {s!r})")
-        sentences.append(s)
+        for field_name, values in columns.items():
+            value = rec.get(field_name)
+            values.append(None if value is None else _field(field_name, value, where))
     if not ids:
         raise ScoresFileError(f"{name}: no score records after the metadata line")
-    have = [s is not None for s in sentences]
-    if any(have) and not all(have):
-        k = have.index(False)
-        raise ScoresFileError(
-            f"{name}: 'sentence' must be given on every record or on none "
-            f"(missing for id {ids[k]!r})"
-        )
+    fields = _check_fields(columns, ids, name)
     _check_unique(ids, name)
-    return ScoresFile(meta, ids, np.array(scores, dtype=float), sentences if all(have) else None)
+    return ScoresFile(meta, ids, np.array(scores, dtype=float), fields.get("sentence"), fields)
 
 
 def _read_csv(text: str, name: str) -> ScoresFile:
@@ -278,7 +368,7 @@ def read_scores(path: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) 
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ScoresFileError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
     if not first:
         raise ScoresFileError(f"{name}: file is empty (expected JSON Lines or CSV 'id,score')")
     if first.startswith("{"):

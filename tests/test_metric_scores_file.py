@@ -1,6 +1,7 @@
 """metric_adc.scores_file: round trip, atomic write, and every validation error."""
 
 import json
+import re
 
 import pytest
 
@@ -95,3 +96,81 @@ def test_not_utf8(tmp_path):
     p.write_bytes(b"id,score\n\xe9,1\n")
     with pytest.raises(ScoresFileError, match="not UTF-8"):
         read_scores(p)
+
+
+# ----------------------------------------------------------------------------- optional fields
+def test_optional_fields_round_trip_in_order(tmp_path):
+    recs = [
+        {"id": "c1", "context": "A robin is a", "completion": "bird", "score": -0.5, "rank": 1,
+         "top": ["bird", "robin"]},
+        {"id": "c2", "context": "A robin is a", "completion": "tree", "score": -7.25, "rank": 40,
+         "top": ["bird", "robin"]},
+    ]  # fmt: skip
+    p = write_scores(tmp_path / "s.jsonl", recs, META)
+    line = p.read_text(encoding="utf-8").splitlines()[1]
+    assert list(json.loads(line)) == ["id", "context", "completion", "score", "rank", "top"]
+    sf = read_scores(p)
+    assert sf.sentences is None
+    assert sf.fields == {
+        "context": ["A robin is a", "A robin is a"],
+        "completion": ["bird", "tree"],
+        "rank": [1, 40],
+        "top": [["bird", "robin"], ["bird", "robin"]],
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"rank": 0}, "'rank' must be an integer >= 1 (got 0)"),
+        ({"rank": 1.5}, "'rank' must be an integer >= 1 (got 1.5)"),
+        ({"n_words": True}, "'n_words' must be an integer >= 0 (got True)"),
+        ({"logprob": float("inf")}, "'logprob' must be a finite number (got inf)"),
+        ({"unigram_logprob": "x"}, "'unigram_logprob' must be a finite number (got 'x')"),
+        ({"top": ["a", 1]}, "'top' must be a list of strings"),
+        ({"context": 3}, "'context' must be a string (got 3)"),
+    ],
+)
+def test_optional_fields_are_checked_when_written_and_read(tmp_path, extra, message):
+    with pytest.raises(ScoresFileError, match=re.escape(f"record 1: {message}")):
+        write_scores(tmp_path / "w.jsonl", [{"id": "a", "score": -1.0, **extra}], META)
+    p = tmp_path / "r.jsonl"
+    p.write_text(_jsonl(HEAD, json.dumps({"id": "a", "score": -1.0, **extra})), encoding="utf-8")
+    with pytest.raises(ScoresFileError, match=re.escape(f"r.jsonl line 2: {message}")):
+        read_scores(p)
+
+
+def test_an_optional_field_is_on_every_record_or_none(tmp_path):
+    recs = [{"id": "a", "score": 1.0, "rank": 2}, {"id": "b", "score": 2.0}]
+    with pytest.raises(ScoresFileError, match="'rank' must be given on every record or on none "
+                       r"\(missing for id 'b'\)"):  # fmt: skip
+        write_scores(tmp_path / "s.jsonl", recs, META)
+
+
+# ----------------------------------------------------------------------------- round trip
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_text.filter(lambda s: s.strip()), _text, st.floats(allow_nan=False,
+                  allow_infinity=False)),
+        min_size=1, max_size=6, unique_by=lambda r: r[0],
+    ),
+    _text,
+)  # fmt: skip
+def test_any_unicode_text_round_trips(tmp_path_factory, rows, model):
+    """Every id, sentence and model name comes back exactly, whatever characters it holds
+    (line and paragraph separators, NEL, CR, controls, quotes, backslashes)."""
+    path = tmp_path_factory.mktemp("rt") / "s.jsonl"
+    records = [{"id": i, "sentence": s, "score": x} for i, s, x in rows]
+    write_scores(path, records, {**META, "model": model})
+    sf = read_scores(path)
+    assert sf.ids == [r[0] for r in rows]
+    assert sf.sentences == [r[1] for r in rows]
+    assert sf.scores.tolist() == [r[2] for r in rows]
+    assert sf.metadata["model"] == model
