@@ -179,3 +179,14 @@ def test_the_wheel_ships_the_task_folder(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("li_adger_adc.yaml", "utils.py", "task.py", "README.md", "__init__.py"):
         assert f"metric_adc/harness/{name}" in names
+
+
+def test_the_documented_one_liner_prints_the_task_folder():
+    """README and docs/harness.md give this command for ``--include_path``."""
+    command = "import metric_adc.harness as h; print(h.task_dir())"
+    for doc in ("README.md", "docs/harness.md", "metric_adc/harness/README.md"):
+        assert command in (REPO / doc).read_text(encoding="utf-8"), doc
+    done = subprocess.run(
+        [sys.executable, "-c", command], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert (Path(done.stdout.strip()) / "li_adger_adc.yaml").is_file()
