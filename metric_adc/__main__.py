@@ -209,6 +209,14 @@ def run_push(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_harness_path(args: argparse.Namespace) -> int:
+    """``harness-path``: print the lm-evaluation-harness task folder (for ``--include_path``)."""
+    from metric_adc.harness import task_dir
+
+    print(task_dir())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one subparser per subcommand.
 
@@ -271,6 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the requirements.txt line that installs metric_adc on the Hub (default "
                    f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc @ git+https://...')")  # fmt: skip
     p.set_defaults(func=run_push)
+
+    p = sub.add_parser(
+        "harness-path", help="print the lm-evaluation-harness task folder (--include_path)"
+    )
+    p.set_defaults(func=run_harness_path)
     return parser
 
 
