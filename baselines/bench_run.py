@@ -145,15 +145,15 @@ class _Session:
         self, label: str, ours: dict[str, Any], theirs: dict[str, Any]
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Both tools measured alternately ``rounds`` times, a matmul rate before each round."""
-        best: dict[str, dict[str, Any] | None] = {"ours": None, "minicons": None}
+        best: dict[str, dict[str, Any]] = {}
         for r in range(self.rounds):
             self.bar.set_postfix_str("matmul")
             self.matmuls.append(self.matmul_rate())
             self.bar.update()
             for side, request in (("ours", ours), ("minicons", theirs)):
                 result = self.step(f"{label} {side} {r + 1}/{self.rounds}", request)
-                best[side] = keep_best(best[side], result)
-        return best["ours"], best["minicons"]  # type: ignore[return-value]
+                best[side] = keep_best(best.get(side), result)
+        return best["ours"], best["minicons"]
 
 
 @dataclass
