@@ -35,13 +35,27 @@ from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
 from baselines.linking import check_linking_name
 
-__all__ = ["CAUSAL_VARIANTS", "CausalLMScorer"]
+__all__ = ["CAUSAL_VARIANTS", "CausalLMScorer", "resolve_context_token"]
 
 CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
 
 
-def _resolve_context_token(tokenizer: Any, context_token: str) -> tuple[str, int]:
-    """Return ``(token, id)`` of the context token, or raise naming what is missing."""
+def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[str, int]:
+    """Return ``(token, id)`` of the token the first word is scored after (see the module
+    docs), or raise naming what is missing.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> gpt2_like = NS(bos_token=None, eos_token="<|endoftext|>",
+    ...                convert_tokens_to_ids={"<|endoftext|>": 0}.get)
+    >>> resolve_context_token(gpt2_like)
+    ('<|endoftext|>', 0)
+    >>> resolve_context_token(NS(bos_token=None, eos_token=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: the tokenizer has neither a bos_token nor an eos_token, so context_token='auto' cannot choose the token the first word is scored after; pass context_token=...
+    """
     if context_token == "auto":
         for attr in ("bos_token", "eos_token"):
             token = getattr(tokenizer, attr, None)
@@ -187,7 +201,7 @@ class CausalLMScorer:
         self.variant = variant
         self.reduction = self._linking.reduction
         self.batch_size = batch_size
-        self.context_token, self.context_token_id = _resolve_context_token(tokenizer, context_token)
+        self.context_token, self.context_token_id = resolve_context_token(tokenizer, context_token)
         self.max_length = max_sequence_length(model.config, tokenizer)
         self._extra = dict(extra_metadata or {})
 

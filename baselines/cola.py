@@ -35,7 +35,6 @@ from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
-NAMED_MODELS: tuple[str, ...] = ("minilm-cola",)
 ACCEPTABLE = 1  # CoLA's label for acceptable sentences
 
 

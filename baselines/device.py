@@ -10,12 +10,7 @@ torch.float32
 
 from __future__ import annotations
 
-from typing import Literal
-
 import torch
-
-DeviceName = Literal["auto", "cpu", "cuda"]
-PrecisionName = Literal["auto", "fp32", "fp16", "bf16"]
 
 _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 

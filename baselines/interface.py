@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-Kind = Literal["mlm", "causal", "ngram", "cola"]
 KINDS: tuple[str, ...] = ("mlm", "causal", "ngram", "cola")
 
 

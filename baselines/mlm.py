@@ -103,7 +103,7 @@ def mask_plan(
 
 #: Default tokens per forward pass. On a CPU small passes stay in cache: BERT-base PLL ran at
 #: 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096 on a 2-core Xeon; on a 2-core
-#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/benchmarks.md).
+#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/speed.md).
 #: On a GPU large passes keep the device busy.
 CPU_TOKEN_BUDGET = 512
 GPU_TOKEN_BUDGET = 4096

@@ -35,7 +35,8 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from typing import Any
 from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
 from baselines.linking import LINKING_NAMES, check_linking_name
 
-__all__ = ["CLITICS", "NGramScorer", "default_lm_path", "words_of"]
+__all__ = ["CLITICS", "NGramScorer", "default_lm_path", "ngram_contexts", "words_of"]
 
 CLITICS: tuple[str, ...] = ("n't", "'s", "'re", "'ll", "'ve", "'d", "'m")
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*|'[^\W_]+")
@@ -70,6 +71,33 @@ def words_of(sentence: str) -> list[str]:
         else:
             words.append(word)
     return words
+
+
+def ngram_contexts(
+    units: Iterable[str], size: int, *, start: Sequence[str] = (_BOS,)
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each unit with the ``size`` units before it (oldest first), in one pass over ``units``.
+
+    The history starts as ``start`` and only its last ``size`` units are kept, so a sentence of
+    ``n`` units costs ``n`` steps of at most ``size`` units each, whatever ``n``.
+
+    Examples
+    --------
+    >>> list(ngram_contexts(["a", "b", "c"], 2))
+    [('a', ('<s>',)), ('b', ('<s>', 'a')), ('c', ('a', 'b'))]
+    >>> list(ngram_contexts(["a", "b"], 0))
+    [('a', ()), ('b', ())]
+    >>> list(ngram_contexts(["a"], -1))
+    Traceback (most recent call last):
+    ...
+    ValueError: size must be >= 0 (got -1)
+    """
+    if size < 0:
+        raise ValueError(f"size must be >= 0 (got {size})")
+    history: deque[str] = deque(start, maxlen=size)
+    for unit in units:
+        yield unit, tuple(history)
+        history.append(unit)
 
 
 def default_lm_path() -> Path:
@@ -166,10 +194,16 @@ class NGramScorer:
         """The n of the n-gram model."""
         return int(self._model.size())
 
-    def _raw(self, word: str, history: Sequence[str] = ()) -> int:
-        """pocketsphinx's integer log-probability of ``word`` given ``history`` (oldest first)."""
-        context = list(history)[-(min(self.order, 3) - 1) :] if self.order > 1 else []
-        # prob() takes the word then its history newest first, and never more than 3 words.
+    @cached_property
+    def context_size(self) -> int:
+        """Words of history a word is scored after: ``order - 1``, at most 2 (pocketsphinx's
+        ``prob()`` reads at most three words)."""
+        return max(min(self.order, 3) - 1, 0)
+
+    def _raw(self, word: str, context: Sequence[str] = ()) -> int:
+        """pocketsphinx's integer log-probability of ``word`` after ``context`` (oldest first,
+        at most :attr:`context_size` words)."""
+        # prob() takes the word then its history newest first.
         return int(self._model.prob([word, *reversed(context)]))
 
     def in_vocabulary(self, word: str) -> bool:
@@ -217,13 +251,13 @@ class NGramScorer:
             raise ValueError(
                 f"sentences[{index}] has no words the n-gram model can read (got {sentence!r})"
             )
-        history, tokens, logprobs, unigrams = [_BOS], [], [], []
-        for word in [*words, _EOS] if self.end_of_sentence else words:
+        tokens, logprobs, unigrams = [], [], []
+        units = [*words, _EOS] if self.end_of_sentence else words
+        for word, context in ngram_contexts(units, self.context_size):
             if self.in_vocabulary(word):
                 tokens.append(word)
-                logprobs.append(self._ln(self._raw(word, history)))
+                logprobs.append(self._ln(self._raw(word, context)))
                 unigrams.append(self._ln(self._raw(word)))
-            history.append(word)
         if not tokens:
             raise ValueError(
                 f"sentences[{index}] has only out-of-vocabulary words, so the n-gram model "

@@ -21,7 +21,6 @@ ValueError: unknown model 'no-such-model-here': not a built-in name ('trigram', 
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,9 @@ from baselines.interface import KINDS, Scorer
 __all__ = [
     "BUILTIN_MODELS",
     "DEFAULT_BATCH_SIZE",
+    "SCORER_FACTORIES",
     "BuiltinModel",
+    "ScorerFactory",
     "build_scorer",
     "default_batch_size",
     "detect_kind",
@@ -173,32 +174,6 @@ def resolve_kind(model: str, kind: str | None = None) -> str:
     return detected
 
 
-def _call(factory: Callable[..., Any], *args: Any, **options: Any) -> Any:
-    """Call ``factory`` with the options it accepts; an option it lacks is an error.
-
-    Examples
-    --------
-    >>> def f(model, *, device="cpu", **more):
-    ...     return model, device, more
-    >>> _call(f, "m", device="cuda", precision="bf16")
-    ('m', 'cuda', {'precision': 'bf16'})
-    >>> _call(lambda model, *, device: model, "m", variant="x")
-    Traceback (most recent call last):
-    ...
-    ValueError: <lambda> does not accept variant (it accepts model, device)
-    """
-    accepted = inspect.signature(factory).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
-        return factory(*args, **options)
-    unknown = [k for k in options if k not in accepted]
-    if unknown:
-        raise ValueError(
-            f"{getattr(factory, '__qualname__', factory)} does not accept "
-            f"{', '.join(unknown)} (it accepts {', '.join(p for p in accepted if p != 'self')})"
-        )
-    return factory(*args, **options)
-
-
 def default_batch_size(model: str, kind: str) -> int:
     """Sentences per batch when none is given: the built-in model's, else the kind's.
 
@@ -209,6 +184,70 @@ def default_batch_size(model: str, kind: str) -> int:
     """
     builtin = BUILTIN_MODELS.get(model)
     return builtin.batch_size if builtin else DEFAULT_BATCH_SIZE[kind]
+
+
+def _ngram(model: str, *, device: str = "auto", **options: Any) -> Scorer:
+    """An :class:`~baselines.ngram.NGramScorer`; ``trigram`` is pocketsphinx's English one."""
+    from baselines.ngram import NGramScorer
+
+    if device not in ("auto", "cpu"):
+        raise ValueError(
+            f"device must be 'auto' or 'cpu' for kind 'ngram', which runs on the CPU "
+            f"(got {device!r})"
+        )
+    if model == "trigram":
+        return NGramScorer(None, **options)
+    return NGramScorer(model, name=model, **options)
+
+
+def _causal(model: str, **options: Any) -> Scorer:
+    """A :class:`~baselines.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2."""
+    if model == "smollm2":
+        from baselines.smollm2 import smollm2_scorer
+
+        return smollm2_scorer(**options)
+    from baselines.causal import CausalLMScorer
+
+    return CausalLMScorer(model, **options)
+
+
+def _mlm(model: str, **options: Any) -> Scorer:
+    """A :class:`~baselines.mlm.MaskedLMScorer` (pseudo-log-likelihood)."""
+    from baselines.mlm import MaskedLMScorer
+
+    return MaskedLMScorer(model, **options)
+
+
+def _cola(model: str, *, variant: str | None = None, **options: Any) -> Scorer:
+    """A :class:`~baselines.cola.ColaScorer`, whose variant is called ``output``."""
+    from baselines.cola import ColaScorer
+
+    if variant is not None:
+        options["output"] = variant
+    return ColaScorer(model, **options)
+
+
+@dataclass(frozen=True)
+class ScorerFactory:
+    """How one kind of scorer is built: ``build(model, **options)``, and which options it takes.
+
+    ``options`` names the options of :func:`build_scorer` the kind accepts; the others are an
+    error when given. ``settings`` names the run settings (``batch_size``, ``progress``) it is
+    passed; the others do not concern it and are left out.
+    """
+
+    build: Callable[..., Scorer]
+    options: tuple[str, ...]
+    settings: tuple[str, ...] = ()
+
+
+SCORER_FACTORIES: dict[str, ScorerFactory] = {
+    "ngram": ScorerFactory(_ngram, ("variant", "device")),
+    "causal": ScorerFactory(_causal, ("variant", "device", "precision"), ("batch_size",)),
+    "mlm": ScorerFactory(_mlm, ("variant", "device", "precision"), ("progress",)),
+    "cola": ScorerFactory(_cola, ("variant", "device", "precision"), ("batch_size", "progress")),
+}
+"""Kind → how its scorer is built (one entry per kind of :data:`baselines.interface.KINDS`)."""
 
 
 def build_scorer(
@@ -226,7 +265,9 @@ def build_scorer(
     ``variant`` is the kind's own choice: a linking function for ``ngram`` (default
     ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
     ``signed-confidence``/``logit-margin`` for ``cola``. ``None`` options take the scorer's
-    defaults.
+    defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
+    ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
+    use them.
 
     Examples
     --------
@@ -239,46 +280,15 @@ def build_scorer(
     ValueError: precision does not apply to kind 'ngram' (got 'fp16')
     """
     kind = resolve_kind(model, kind)
-    if batch_size is None:
-        batch_size = default_batch_size(model, kind)
-    options: dict[str, Any] = {}
-    if kind == "ngram":
-        from baselines.ngram import NGramScorer
-
-        if precision is not None:
-            raise ValueError(f"precision does not apply to kind 'ngram' (got {precision!r})")
-        if device not in ("auto", "cpu"):
-            raise ValueError(
-                f"device must be 'auto' or 'cpu' for kind 'ngram', which runs on the CPU "
-                f"(got {device!r})"
-            )
-        if variant is not None:
-            options["variant"] = variant
-        if model == "trigram":
-            return _call(NGramScorer, None, **options)
-        return _call(NGramScorer, model, name=model, **options)
-    options["device"] = device
-    if precision is not None:
-        options["precision"] = precision
-    if kind == "causal":
-        if variant is not None:
-            options["variant"] = variant
-        options["batch_size"] = batch_size
-        if model == "smollm2":
-            from baselines.smollm2 import smollm2_scorer
-
-            return _call(smollm2_scorer, **options)
-        from baselines.causal import CausalLMScorer
-
-        return _call(CausalLMScorer, model, **options)
-    if kind == "mlm":
-        from baselines.mlm import MaskedLMScorer
-
-        if variant is not None:
-            options["variant"] = variant
-        return _call(MaskedLMScorer, model, progress=progress, **options)
-    from baselines.cola import ColaScorer
-
-    if variant is not None:
-        options["output"] = variant
-    return _call(ColaScorer, model, batch_size=batch_size, progress=progress, **options)
+    factory = SCORER_FACTORIES[kind]
+    given = {"variant": variant, "device": device, "precision": precision}
+    options = {name: value for name, value in given.items() if value is not None}
+    for name, value in options.items():
+        if name not in factory.options:
+            raise ValueError(f"{name} does not apply to kind {kind!r} (got {value!r})")
+    settings = {
+        "batch_size": default_batch_size(model, kind) if batch_size is None else batch_size,
+        "progress": progress,
+    }
+    options.update((name, settings[name]) for name in factory.settings)
+    return factory.build(model, **options)

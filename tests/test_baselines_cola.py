@@ -19,7 +19,7 @@ from baselines.cola import (  # noqa: E402
     signed_confidence,
 )
 from baselines.cola_data import cola_file, read_cola  # noqa: E402
-from baselines.cola_train import finetune, matthews_corrcoef, select_best  # noqa: E402
+from baselines.cola_train import finetune, matthews_corrcoef  # noqa: E402
 from baselines.interface import Scorer  # noqa: E402
 
 PROBE = ["The keys are lost.", "The keys is lost.", "Go.", "Who did you see and Mary?", "Go."]
@@ -63,8 +63,7 @@ def trained(tiny_encoder, tmp_path_factory):
 def test_selection_by_dev_mcc(trained):
     result, _ = trained
     assert [(h.seed, h.epoch) for h in result.history] == [(0, 1), (0, 2), (1, 1), (1, 2)]
-    assert result.best == select_best(result.history)
-    assert result.best.dev_mcc == max(h.dev_mcc for h in result.history)
+    assert result.best == max(result.history, key=lambda h: h.dev_mcc)  # the first best
     saved = json.loads((result.best_path / "checkpoint.json").read_text())
     assert (saved["seed"], saved["epoch"]) == (result.best.seed, result.best.epoch)
     report = json.loads((result.best_path / "report.json").read_text())
@@ -82,9 +81,8 @@ def test_best_checkpoint_is_the_best_over_seeds_and_epochs(tiny_encoder, tmp_pat
     calls = iter(scripted)
     monkeypatch.setattr(cola_train, "predict_labels", lambda *a, **k: next(calls))
     result = _finetune(tiny_encoder, train, dev, tmp_path / "out")
-    expected = [matthews_corrcoef(labels, p) for p in scripted]
-    assert [h.dev_mcc for h in result.history] == expected
-    assert 0 < expected[1] < 1 and expected[3] == -1
+    mccs = [h.dev_mcc for h in result.history]
+    assert (mccs[0], mccs[2], mccs[3]) == (0.0, 1.0, -1.0) and 0 < mccs[1] < 1
     assert (result.best.seed, result.best.epoch) == (1, 1)
     kept = {
         folder: json.loads((tmp_path / "out" / folder / "checkpoint.json").read_text())
@@ -134,7 +132,8 @@ def test_finished_run_resumes_without_training(trained, tiny_encoder, monkeypatc
         progress=False,
     )
     assert [h.seed for h in again.history] == [1, 1]
-    assert again.best == select_best([h for h in result.history if h.seed == 1])
+    assert again.best == max(again.history, key=lambda h: h.dev_mcc)
+    assert list(again.history) == [h for h in result.history if h.seed == 1]
 
 
 @pytest.mark.parametrize("output", ["signed-confidence", "logit-margin"])
@@ -169,14 +168,20 @@ def test_signed_confidence_and_margin_agree_in_sign_and_order():
     assert signed_confidence([[0.0, 800.0], [800.0, 0.0]]) == [1.0, -1.0]  # no overflow
 
 
-def test_matthews_corrcoef_matches_scikit_learn():
-    sklearn_metrics = pytest.importorskip("sklearn.metrics")
-    rng = np.random.default_rng(1)
-    for _ in range(20):
-        y = rng.integers(0, 2, size=50).tolist()
-        p = rng.integers(0, 2, size=50).tolist()
-        assert matthews_corrcoef(y, p) == pytest.approx(sklearn_metrics.matthews_corrcoef(y, p))
-    assert matthews_corrcoef([0, 0, 1], [0, 0, 0]) == 0.0
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "mcc"),
+    [
+        # tp 2, fn 1, tn 1, fp 1: (2·1 − 1·1) / √(3·3·2·2) = 1/6
+        ([1, 1, 1, 0, 0], [1, 1, 0, 0, 1], 1 / 6),
+        # tp 3, fn 1, tn 5, fp 1: (3·5 − 1·1) / √(4·4·6·6) = 14/24
+        ([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0, 0, 0, 1], 7 / 12),
+        ([1, 1, 0, 0], [1, 0, 1, 0], 0.0),
+        ([1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], -1.0),
+        ([0, 0, 1], [0, 0, 0], 0.0),  # a constant prediction: undefined, 0 as scikit-learn
+    ],
+)
+def test_matthews_corrcoef_by_hand(y_true, y_pred, mcc):
+    assert matthews_corrcoef(y_true, y_pred) == pytest.approx(mcc, abs=1e-12)
 
 
 def test_acceptable_label_comes_from_label2id(tmp_path, tiny_encoder):

@@ -6,10 +6,13 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pocketsphinx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from baselines.ngram import NGramScorer, default_lm_path, words_of
+from baselines.ngram import NGramScorer, default_lm_path, ngram_contexts, words_of
 
 LI_ADGER = Path(__file__).parents[2] / "shared" / "data" / "li-adger" / "li-adger_sentences.csv"
 
@@ -60,6 +63,50 @@ def test_out_of_vocabulary_words_are_skipped_but_stay_in_the_history(lm):
     assert t.logprobs[1] == pytest.approx(ln(lm.prob(["left", "xqzzy", "the"])))
     assert t.logprobs[2] == pytest.approx(ln(lm.prob(["early", "left", "xqzzy"])))
     assert scorer.count_oov(["The xqzzy left early."]) == (1, 4)
+
+
+def test_long_sentence_equals_the_trigram_on_each_window(lm):
+    """Every word of a 3,000-word sentence scored after exactly the two units before it."""
+    rng = np.random.default_rng(0)
+    vocabulary = ["the", "keys", "are", "lost", "and", "who", "left", "xqzzy", "early", "home"]
+    words = [vocabulary[i] for i in rng.integers(0, len(vocabulary), size=3000)]
+    t = NGramScorer().token_logprobs([" ".join(words)])[0]
+    units = ["<s>", *words, "</s>"]
+    by_hand = [
+        ln(lm.prob([units[i], units[i - 1], *units[max(i - 2, 0) : i - 1]]))
+        for i in range(1, len(units))
+        if units[i] != "xqzzy"
+    ]
+    assert len(t) == len(words) + 1 - words.count("xqzzy")
+    assert t.logprobs == pytest.approx(by_hand, abs=1e-9)
+
+
+def test_the_model_is_never_handed_more_than_two_words_of_history(monkeypatch):
+    """Scoring is linear in sentence length: the history is a window, never a growing copy."""
+    scorer = NGramScorer(variant="logprob")
+    seen: list[int] = []
+    raw = scorer._raw
+    monkeypatch.setattr(
+        scorer, "_raw", lambda word, context=(): seen.append(len(context)) or raw(word, context)
+    )
+    scorer.score(["the keys are lost and " * 400])
+    assert len(seen) >= 2000 and max(seen) == 2
+
+
+@given(st.lists(st.sampled_from("abcde"), max_size=30), st.integers(min_value=0, max_value=4))
+def test_contexts_are_the_windows_before_each_unit_read_in_one_pass(units, size):
+    pulled = []
+
+    def stream():
+        for unit in units:
+            pulled.append(unit)
+            yield unit
+
+    history = ["<s>", *units]
+    for i, (unit, context) in enumerate(ngram_contexts(stream(), size)):
+        assert len(pulled) == i + 1  # one unit read per unit yielded: nothing is re-read
+        assert unit == units[i]
+        assert context == tuple(history[max(i + 1 - size, 0) : i + 1])
 
 
 def test_tokenisation_conventions():
