@@ -109,6 +109,20 @@ class TokenScorer(Scorer, Protocol):
         ...
 
 
+@runtime_checkable
+class RecordScorer(Scorer, Protocol):
+    """A scorer that gives, for each sentence, its score *and* what it measured on the way.
+
+    Each record is a mapping with ``score`` and any of the optional fields of the scores file
+    (:data:`metric_adc.scores_file.RECORD_FIELDS`, e.g. ``logprob``, ``unigram_logprob``,
+    ``n_words``), which the scoring run writes beside the score.
+    """
+
+    def score_records(self, sentences: Sequence[str]) -> list[dict[str, Any]]:
+        """Return one record per sentence, in order."""
+        ...
+
+
 def scorer_identity(scorer: Scorer) -> dict[str, str]:
     """The four facts every scorer's metadata starts with: model, kind, variant, reduction.
 

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from baselines.interface import Scorer, check_sentences
+from baselines.interface import RecordScorer, Scorer, check_sentences
 
 __all__ = [
     "DATASETS",
@@ -161,8 +161,8 @@ def partial_path(out: str | Path, fp: str) -> Path:
     return out.with_name(f"{out.name}.{fp}.partial")
 
 
-def _read_partial(path: Path, fp: str) -> dict[str, tuple[str, float]]:
-    """Scores cached in a partial file: id → (sentence, score).
+def _read_partial(path: Path, fp: str) -> dict[str, dict[str, Any]]:
+    """Records cached in a partial file: id → record (``sentence``, ``score`` and any fields).
 
     A last line without its newline (the run was killed while writing it) is cut off the
     file; any other damaged line is an error naming the file and line.
@@ -174,8 +174,8 @@ def _read_partial(path: Path, fp: str) -> dict[str, tuple[str, float]]:
     if len(complete) != len(data):
         with path.open("r+b") as fh:
             fh.truncate(len(complete))
-    cached: dict[str, tuple[str, float]] = {}
-    for lineno, line in enumerate(complete.decode("utf-8").splitlines(), start=1):
+    cached: dict[str, dict[str, Any]] = {}
+    for lineno, line in enumerate(complete.decode("utf-8").split("\n")[:-1], start=1):
         try:
             record = json.loads(line)
         except json.JSONDecodeError as err:
@@ -190,7 +190,7 @@ def _read_partial(path: Path, fp: str) -> dict[str, tuple[str, float]]:
                 )
             continue
         try:
-            entry = (str(record["sentence"]), float(record["score"]))
+            entry = {**record, "sentence": str(record["sentence"]), "score": float(record["score"])}
         except (KeyError, TypeError, ValueError) as err:
             raise PartialFileError(
                 f"{path} line {lineno}: expected an object with 'id', 'sentence' and 'score' "
@@ -198,6 +198,23 @@ def _read_partial(path: Path, fp: str) -> dict[str, tuple[str, float]]:
             ) from err
         cached.setdefault(str(record.get("id")), entry)
     return cached
+
+
+def _score_batch(scorer: Scorer, sentences: list[str]) -> list[dict[str, Any]]:
+    """One record (``score`` and any fields of ``RECORD_FIELDS``) per sentence, in order.
+
+    A scorer with ``score_records`` (:class:`~baselines.interface.RecordScorer`) gives whole
+    records; any other scorer gives scores.
+    """
+    if isinstance(scorer, RecordScorer):
+        records = [dict(r) for r in scorer.score_records(sentences)]
+    else:
+        records = [{"score": s} for s in scorer.score(sentences)]
+    if len(records) != len(sentences):
+        raise RuntimeError(
+            f"{type(scorer).__name__} returned {len(records)} scores for {len(sentences)} sentences"
+        )
+    return records
 
 
 def _check_inputs(ids: Sequence[str], sentences: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -285,9 +302,9 @@ def score_to_file(
         cache.unlink(missing_ok=True)
     cached = _read_partial(cache, fp)
     done = {
-        i: cached[i][1]
+        i: cached[i]
         for i, s in zip(ids, sentences, strict=True)
-        if i in cached and cached[i][0] == s
+        if i in cached and cached[i]["sentence"] == s
     }
     pending = sorted(
         (k for k, i in enumerate(ids) if i not in done), key=lambda k: -len(sentences[k])
@@ -295,8 +312,10 @@ def score_to_file(
 
     from tqdm.auto import tqdm
 
+    from metric_adc.scores_file import json_line, write_scores
+
     out.parent.mkdir(parents=True, exist_ok=True)
-    header = json.dumps({"fingerprint": fp, "dataset": dataset, "scorer": meta}, default=str)
+    header = json_line({"fingerprint": fp, "dataset": dataset, "scorer": meta})
     with (
         cache.open("a", encoding="utf-8") as fh,
         tqdm(
@@ -311,33 +330,24 @@ def score_to_file(
             fh.write(header + "\n")
         for start in range(0, len(pending), batch_size):
             batch = pending[start : start + batch_size]
-            scores = scorer.score([sentences[k] for k in batch])
-            if len(scores) != len(batch):
-                raise RuntimeError(
-                    f"{type(scorer).__name__}.score returned {len(scores)} scores "
-                    f"for {len(batch)} sentences"
-                )
             lines = []
-            for k, score in zip(batch, scores, strict=True):
-                score = float(score)
+            for k, scored in zip(
+                batch, _score_batch(scorer, [sentences[k] for k in batch]), strict=True
+            ):
+                score = float(scored["score"])
                 if not math.isfinite(score):
                     raise ValueError(
                         f"the scorer returned a non-finite score ({score}) for sentence "
                         f"{ids[k]!r}: {sentences[k]!r}"
                     )
-                done[ids[k]] = score
-                record = {"id": ids[k], "sentence": sentences[k], "score": score}
-                lines.append(json.dumps(record, ensure_ascii=False))
+                record = {"id": ids[k], "sentence": sentences[k], **scored, "score": score}
+                done[ids[k]] = record
+                lines.append(json_line(record))
             fh.write("\n".join(lines) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
             bar.update(len(batch))
 
-    from metric_adc.scores_file import write_scores
-
-    records = [
-        {"id": i, "sentence": s, "score": done[i]} for i, s in zip(ids, sentences, strict=True)
-    ]
-    write_scores(out, records, metadata)
+    write_scores(out, [done[i] for i in ids], metadata)
     cache.unlink(missing_ok=True)
     return out

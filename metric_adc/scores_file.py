@@ -33,6 +33,7 @@ __all__ = [
     "VERSION",
     "ScoresFile",
     "ScoresFileError",
+    "json_line",
     "read_scores",
     "write_scores",
 ]
@@ -68,12 +69,14 @@ integer ≥ 0 (``rank`` ≥ 1), ``number`` a finite number, ``texts`` a list of 
 _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
 
 
-def _dumps(record: Mapping) -> str:
+def json_line(record: Mapping) -> str:
     """One JSON line: UTF-8 text kept, every character a line reader may split at escaped.
+
+    Every JSON Lines file the project writes (scores files, resume caches) uses it.
 
     Examples
     --------
-    >>> _dumps({"sentence": "a\\u2028b ü"})
+    >>> json_line({"sentence": "a\\u2028b ü"})
     '{"sentence": "a\\\\u2028b ü"}'
     """
     line = json.dumps(record, ensure_ascii=False, allow_nan=False)
@@ -231,7 +234,7 @@ def write_scores(
         "created",
         _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
     )
-    lines = [_dumps(meta)]
+    lines = [json_line(meta)]
     ids: list[str] = []
     columns: dict[str, list] = {}
     for k, rec in enumerate(records):
@@ -251,7 +254,7 @@ def write_scores(
         ids.append(out["id"])
         for name in RECORD_FIELDS:
             columns.setdefault(name, []).append(out.get(name))
-        lines.append(_dumps(out))
+        lines.append(json_line(out))
     if not ids:
         raise ScoresFileError(f"{path}: no records to write (expected at least one)")
     _check_unique(ids, str(path))

@@ -179,3 +179,49 @@ def test_a_killed_process_resumes_with_exactly_one_score_per_sentence(tmp_path):
     by_id = result.as_dict()
     assert all(by_id[c["id"]] == c["score"] for c in cached)  # cached scores were kept
     assert not partials[0].exists()
+
+
+class Measuring(Counting):
+    """A toy scorer that also gives what it measured: the word count and a log-probability."""
+
+    def score_records(self, sentences):
+        if self.crash_after is not None and self.calls >= self.crash_after:
+            raise RuntimeError("simulated crash")
+        self.calls += 1
+        self.scored.extend(sentences)
+        return [
+            {"score": -2.0 * len(s.split()), "logprob": -2.0 * len(s.split()),
+             "n_words": len(s.split())}
+            for s in sentences
+        ]  # fmt: skip
+
+
+def test_a_record_scorer_s_fields_survive_a_crash_and_reach_the_scores_file(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        score_to_file(Measuring(crash_after=2), IDS, SENTENCES, out, dataset="toy",
+                      batch_size=3, progress=False)  # fmt: skip
+    resumed = Measuring()
+    score_to_file(resumed, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(resumed.scored) == len(IDS) - 6  # the cached records were not scored again
+    sf = read_scores(out)
+    words = [len(s.split()) for s in SENTENCES]
+    assert sf.fields["n_words"] == words
+    assert sf.fields["logprob"] == [-2.0 * w for w in words]
+    assert sf.scores.tolist() == [-2.0 * w for w in words]
+
+
+def test_sentences_with_line_separators_resume_and_read_back(tmp_path):
+    """U+2028, U+2029 and U+0085 are escaped in the cache and the scores file alike."""
+    sentences = [f"a{sep}b c." for sep in ("\u2028", "\u2029", "\x85", "\r", "\x0b")]
+    ids = [f"x{k}" for k in range(len(sentences))]
+    out = tmp_path / "scores.jsonl"
+    scorer = Counting(crash_after=1)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        score_to_file(scorer, ids, sentences, out, dataset="toy", batch_size=2, progress=False)
+    partial = partial_path(out, fingerprint(scorer.metadata(), "toy"))
+    assert all(sep not in partial.read_text(encoding="utf-8") for sep in "\u2028\u2029\x85")
+    resumed = Counting()
+    score_to_file(resumed, ids, sentences, out, dataset="toy", batch_size=2, progress=False)
+    assert len(resumed.scored) == len(sentences) - 2
+    assert read_scores(out).sentences == sentences
