@@ -188,7 +188,9 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
         return 0
     mcc = []
     if table_2_2:
-        mcc = [family_format.format_table_2_2(table_2_2, markdown=args.markdown)]
+        mcc = [
+            family_format.format_table_2_2(table_2_2, markdown=args.markdown, context="li_adger")
+        ]
     if args.markdown:
         print("\n\n".join([formatting.format_markdown(shown), *mcc]))
         return 0

@@ -189,32 +189,40 @@ def _table_2_2_blocks(rows: Sequence[Mapping], title: str) -> list[Block]:
     return [(title, header, body), (f"Table 2.2: {TABLE_2_2_NOTE}.", None, None)]
 
 
-_T22_LI_ADGER = (
-    "MCC against LI-Adger's expert labels (acceptable iff score > 0), beside the thesis's CoLA "
-    "classifiers (its Table 2.2):"
-)
-_T22_COLA = (
-    "For comparison, the thesis's CoLA classifiers on LI-Adger's expert labels (Table 2.2; "
-    "their outputs on the CoLA development sets are not published):"
-)
+_T22_TITLES = {
+    "table": (
+        "The thesis's Table 2.2, recomputed from its outputs: its CoLA classifiers' MCC on "
+        "LI-Adger (acceptable iff the signed confidence > 0), against two label columns:"
+    ),
+    "li_adger": (
+        "MCC against LI-Adger's expert labels (acceptable iff score > 0), beside the thesis's "
+        "CoLA classifiers (its Table 2.2):"
+    ),
+    "cola": (
+        "For comparison, the thesis's CoLA classifiers on LI-Adger's expert labels (Table 2.2; "
+        "their outputs on the CoLA development sets are not published):"
+    ),
+}
 
 
 def format_table_2_2(
-    rows: Sequence[Mapping], *, markdown: bool = False, li_adger: bool = True
+    rows: Sequence[Mapping], *, markdown: bool = False, context: str = "table"
 ) -> str:
     """The MCC rows of :func:`metric_adc.rows.table_2_2_rows` (a CoLA classifier's own row
-    first, in ``report``), with the note on the two label columns; ``li_adger=False`` titles
-    them as the comparison under a CoLA report.
+    first, in ``report``) with the note on the two label columns, titled for its ``context``:
+    ``"table"`` (the ``table-2.2`` command), ``"li_adger"`` (under an LI-Adger report),
+    ``"cola"`` (the comparison under a CoLA report).
 
     Examples
     --------
     >>> row = {"model": "toy", "labelled": {"n": 4, "mcc": 0.5, "accuracy": 0.75}}
-    >>> print("\\n".join(format_table_2_2([row]).splitlines()[1:3]))
+    >>> print("\\n".join(format_table_2_2([row], context="li_adger").splitlines()[1:3]))
     model  sentences  MCC (expert labels)  MCC (thesis label)  accuracy
     toy            4                0.500                   —     0.750
     """
-    title = _T22_LI_ADGER if li_adger else _T22_COLA
-    return _render(_table_2_2_blocks(rows, title), markdown=markdown)
+    if context not in _T22_TITLES:
+        raise ValueError(f"'context' must be one of {list(_T22_TITLES)} (got {context!r})")
+    return _render(_table_2_2_blocks(rows, _T22_TITLES[context]), markdown=markdown)
 
 
 def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: int = 0) -> str:
@@ -249,8 +257,7 @@ def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: in
     if notes:
         blocks.append((notes, None, None))
     if report["table_2_2"]:
-        li_adger = report["benchmark"] == "li_adger"
-        blocks += _table_2_2_blocks(report["table_2_2"], _T22_LI_ADGER if li_adger else _T22_COLA)
+        blocks += _table_2_2_blocks(report["table_2_2"], _T22_TITLES[report["benchmark"]])
     return _render(blocks, markdown=markdown)
 
 

@@ -260,7 +260,8 @@ def plot_groups(
     ax.set_yticks(y, list(levels), fontsize=7)
     low = min(0.0, float(np.nanmin(v)) if np.isfinite(v).any() else 0.0)
     ax.set(xlim=(low, 1), xlabel=xlabel)
-    ax.set_title(title, pad=24)
+    legend_rows = -(-(1 + len(references or {})) // 4)
+    ax.set_title(title, pad=10 + 12 * legend_rows)
     ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
     return _save(fig, path)
 

@@ -337,6 +337,7 @@ def evaluate_li_adger(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     standardize: bool = True,
     pairs: PairTable | None = None,
+    convention: str | None = None,
 ) -> dict:
     """:func:`evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable pairs.
 
@@ -353,6 +354,7 @@ def evaluate_li_adger(
         model=model,
         deltas=deltas,
         standardize=standardize,
+        convention=convention,
     )
 
 
@@ -583,7 +585,8 @@ def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> li
 
 TABLE_2_2_NOTE = (
     "the thesis's CoLA classifiers on LI-Adger's 4,178 sentences, acceptable iff the signed "
-    "confidence > 0; mcc: against the dataset's expert labels (the mark g); mcc_thesis_label: "
+    "confidence > 0. MCC (expert labels, mcc): against the dataset's expert labels (the mark g); "
+    "MCC (thesis label, mcc_thesis_label): "
     "against the thesis's own label column, id.str.contains('g'), which also marks the 128 "
     "unacceptable sentences whose author's name has a g"
 )

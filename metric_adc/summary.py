@@ -7,7 +7,8 @@ its headline on each benchmark, LI-Adger's ADC at :data:`~metric_adc.rows.SUMMAR
 for a CoLA classifier, its MCC against LI-Adger's expert labels. The reference rows follow:
 the thesis's 8 models on LI-Adger (recomputed from its outputs, as ``reproduce`` does; the
 three CoLA classifiers with their Table 2.2 MCC) and BLiMP's human agreement and the paper's
-four models. The human split-half row is LI pairs only and stays with ``reproduce``.
+four models (named ``human (BLiMP)``, ``GPT-2 (BLiMP)``, …). The human split-half row is LI
+pairs only and stays with ``reproduce``.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[
     --------
     >>> refs = reference_summary_rows()
     >>> [r["model"] for r in refs][5:10]
-    ['bert-large-cased-cola', 'trigram-slor', 'trigram-logprob', 'human', '5-gram']
+    ['bert-large-cased-cola', 'trigram-slor', 'trigram-logprob', 'human (BLiMP)', '5-gram (BLiMP)']
     >>> round(refs[5]["li_adger_mcc"], 3), round(refs[5]["headlines"]["li_adger"], 3)
     (0.633, 0.936)
     """
@@ -105,7 +106,8 @@ def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[
             note += f"; {adc['note']}"
         out.append(rows.summary_row(mine, model=adc["model"], reference=True, note=note))
     for ref in rows.reference_rows("blimp"):
-        out.append(rows.summary_row([ref], model=ref["model"], reference=True, note=ref["note"]))
+        name = f"{ref['model']} (BLiMP)"  # the paper's rows, named apart from the thesis's
+        out.append(rows.summary_row([ref], model=name, reference=True, note=ref["note"]))
     return out
 
 
