@@ -369,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scores", nargs="*", help="scores files (any benchmark; one row per model "
                    "and convention)")  # fmt: skip
     p.add_argument("--results", metavar="DIR",
-                   help="also every scores file (*.jsonl, *.csv) of this folder")  # fmt: skip
+                   help="also every scores file (*.jsonl, *.csv) in this folder and its "
+                   "subfolders")  # fmt: skip
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
     out.add_argument("--markdown", action="store_true", help="print a GitHub-markdown table")

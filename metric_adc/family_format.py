@@ -284,6 +284,12 @@ def _summary_legend() -> str:
                 f"- {_display(name)} MCC: a CoLA classifier against the expert labels, "
                 "acceptable iff score > 0 (the thesis's Table 2.2)",
             ]
+        elif spec.headline.statistic == "mcc":
+            lines.append(
+                f"- {_display(name)}: {spec.headline.description}; a CoLA classifier's signed "
+                "score at threshold 0, any other score at a threshold fitted by 10-fold "
+                "cross-validation on each set (Warstadt, Singh & Bowman 2019, §4.2)"
+            )
         else:
             lines.append(f"- {_display(name)}: {spec.headline.description}")
     return "\n".join(lines)

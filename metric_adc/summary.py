@@ -29,25 +29,28 @@ __all__ = [
 ]
 
 SCORES_SUFFIXES: tuple[str, ...] = (".jsonl", ".csv")
-"""The files ``--results DIR`` reads (a scoring run's partial cache, ``*.partial``, is not one)."""
+"""The files ``--results DIR`` reads, in DIR and its subfolders (a scoring run's partial cache,
+``*.partial``, is not one)."""
 
 
 def scores_files(folder: str | os.PathLike) -> list[Path]:
-    """The scores files of a folder (not its subfolders), sorted by name.
+    """The scores files in a folder and its subfolders (``results/trigram.jsonl``,
+    ``results/blimp/trigram.jsonl``, …), sorted by path.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt"):
+    >>> (d / "blimp").mkdir()
+    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl"):
     ...     _ = (d / name).write_text("")
-    >>> [p.name for p in scores_files(d)]
-    ['a.csv', 'b.jsonl']
+    >>> [p.relative_to(d).as_posix() for p in scores_files(d)]
+    ['a.csv', 'b.jsonl', 'blimp/b.jsonl']
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"--results: {folder} is not a folder")
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in SCORES_SUFFIXES)
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SCORES_SUFFIXES)
 
 
 def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
