@@ -1,9 +1,16 @@
-"""Command line: ``python -m metric_adc {report,reproduce,ceiling,push} ...``.
+"""Command line: ``python -m metric_adc {report,summary,reproduce,table-2.2,ceiling,push} ...``.
 
-- ``report SCORES`` — evaluate a scores file on LI-Adger: the result row, the analyses
-  (δ sweep, breakdowns, bootstrap intervals) and optionally plots.
+- ``report SCORES`` — evaluate a scores file on its benchmark (the metadata's ``dataset``;
+  LI-Adger without one): on LI-Adger the ADC row, the analyses (δ sweep, breakdowns,
+  bootstrap intervals) and, for a CoLA classifier, its MCC against the expert labels; on
+  BLiMP, NPI, the diagnostics and CoLA the headline, the breakdowns, bootstrap intervals and
+  the reference rows; optionally plots.
+- ``summary SCORES... | --results DIR`` — one table of models across the family, then the
+  reference rows.
 - ``reproduce`` — the thesis's 8 models recomputed from its outputs, optionally beside
   scores files (``--with``).
+- ``table-2.2`` — the thesis's Table 2.2, its CoLA classifiers' MCC on LI-Adger, against the
+  expert labels and against the thesis's own label column.
 - ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.ceiling_cli`).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space (:mod:`metric_adc.publish`).
 
@@ -24,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core, formatting, pairs, rows
 
 __all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
@@ -85,25 +93,66 @@ def _human_row(args: argparse.Namespace) -> dict | None:
     return rows.ceiling_row(result)
 
 
+def _report_scores(args: argparse.Namespace):
+    """The scores file of ``report``, read for its benchmark: every report reads it here."""
+    from metric_adc.benchmark_scores import read_benchmark_scores
+
+    return read_benchmark_scores(args.scores, benchmark=args.benchmark)
+
+
 def run_report(args: argparse.Namespace) -> int:
-    """``report``: one scores file → row, analyses, optional plots.
+    """``report``: one scores file → its benchmark's report (rows, analyses, optional plots)."""
+    bs = _report_scores(args)
+    if bs.benchmark == "li_adger":
+        return _report_li_adger(args, bs)
+    return _report_benchmark(args, bs)
+
+
+def _report_benchmark(args: argparse.Namespace, bs) -> int:
+    """``report`` on BLiMP, NPI, the diagnostics or CoLA."""
+    from metric_adc import family_format
+    from metric_adc.benchmark_report import benchmark_report
+
+    given = [o for o, v in (("--baseline", args.baseline), ("--prestandardized",
+             args.prestandardized), ("--pairs thesis", args.pairs != "li_adger")) if v]  # fmt: skip
+    if given:
+        raise ValueError(
+            f"{', '.join(given)} apply to LI-Adger scores files only ({args.scores} is "
+            f"{bs.benchmark!r})"
+        )
+    report = benchmark_report(bs, seed=args.seed, n_resamples=args.n_resamples)
+    if args.plots:
+        from metric_adc import plots
+
+        written = plots.plot_benchmark(report, args.plots)
+        print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
+    if args.json:
+        print(_dump(report))
+        return 0
+    print(family_format.format_benchmark_report(report, markdown=args.markdown, seed=args.seed))
+    return 0
+
+
+def _report_li_adger(args: argparse.Namespace, bs) -> int:
+    """``report`` on LI-Adger: the ADC report.
 
     ``--prestandardized`` applies to the scores file and to the ``--baseline`` file alike:
     both are compared on the scale they are given in, neither is z-scored again.
     """
+    from metric_adc import family_format
     from metric_adc.analysis import analyze_on_pairs
+    from metric_adc.benchmark_report import li_adger_mcc_rows
     from metric_adc.scores_file import read_scores
 
-    sf = read_scores(args.scores)
     table = _pairs(args.pairs)
     standardize = not args.prestandardized
-    scored = pairs.model_deltas(sf.as_dict(), table, standardize=standardize)
+    scored = pairs.model_deltas(bs.scores, table, standardize=standardize)
     baseline = None
     if args.baseline:
         baseline = pairs.model_deltas(
             read_scores(args.baseline).as_dict(), table, standardize=standardize
         )
-    row = rows.model_row(scored, table, model=sf.label, deltas=args.delta)
+    row = rows.model_row(scored, table, model=bs.model, deltas=args.delta, convention=bs.convention)
     analysis = analyze_on_pairs(
         scored,
         table,
@@ -116,23 +165,34 @@ def run_report(args: argparse.Namespace) -> int:
     shown = [row]
     if human is not None and table.source is not None and "LI" in table.source:
         # the human row covers the LI pairs only: show the model on the same pairs beside it
-        shown.append(rows.source_row(scored, table, "LI", model=sf.label, deltas=args.delta))
+        shown.append(
+            rows.source_row(
+                scored, table, "LI", model=bs.model, deltas=args.delta, convention=bs.convention
+            )
+        )
     if human is not None:
         shown.append(human)
     if args.plots:
         from metric_adc import plots
 
         written = plots.write_plots(
-            args.plots, model=sf.label, model_z=scored.z, judgements=table.judgements,
+            args.plots, model=bs.model, model_z=scored.z, judgements=table.judgements,
             model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis["sweep"],
             by_group=analysis["by_phenomenon"] or row["by_group"], delta=args.delta[0],
         )  # fmt: skip
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
+    table_2_2 = li_adger_mcc_rows(bs)
     if args.json:
-        print(_dump({"rows": shown, "analysis": analysis}))
+        report = {"benchmark": "li_adger", "rows": shown, "analysis": analysis}
+        print(_dump({**report, "table_2_2": table_2_2}))
         return 0
+    mcc = []
+    if table_2_2:
+        mcc = [
+            family_format.format_table_2_2(table_2_2, markdown=args.markdown, context="li_adger")
+        ]
     if args.markdown:
-        print(formatting.format_markdown(shown))
+        print("\n\n".join([formatting.format_markdown(shown), *mcc]))
         return 0
     level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
     blocks = [
@@ -150,7 +210,7 @@ def run_report(args: argparse.Namespace) -> int:
         )
     if human is not None:
         blocks.append(formatting.format_human_note(human))
-    print("\n\n".join(blocks))
+    print("\n\n".join([*blocks, *mcc]))
     return 0
 
 
@@ -164,8 +224,15 @@ def run_reproduce(args: argparse.Namespace) -> int:
     shown = rows.thesis_rows(thesis_models, table, deltas=args.delta)
     for path in args.with_scores:
         sf = read_scores(path)
-        name = sf.label or Path(path).stem
-        shown.append(rows.evaluate_on_pairs(sf.as_dict(), table, model=name, deltas=args.delta))
+        shown.append(
+            rows.evaluate_on_pairs(
+                sf.as_dict(),
+                table,
+                model=rows.row_label(sf.metadata),
+                deltas=args.delta,
+                convention=rows.convention_of(sf.metadata),
+            )
+        )
     human = _human_row(args)
     if human is not None:
         shown.append(human)
@@ -191,6 +258,35 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if human is not None:
         blocks.append(formatting.format_human_note(human))
     print("\n\n".join(blocks))
+    return 0
+
+
+def run_summary(args: argparse.Namespace) -> int:
+    """``summary``: scores files (and those of ``--results DIR``) → one table across the
+    family, then the reference rows."""
+    from metric_adc import family_format
+    from metric_adc.summary import scores_files, summarize_files
+
+    paths = [*args.scores, *(scores_files(args.results) if args.results else [])]
+    shown = summarize_files(
+        paths, references=not args.no_references, seed=args.seed, thesis_dir=args.thesis_dir
+    )
+    if args.json:
+        print(_dump({"rows": shown}))
+        return 0
+    print(family_format.format_summary(shown, markdown=args.markdown))
+    return 0
+
+
+def run_table_2_2(args: argparse.Namespace) -> int:
+    """``table-2.2``: the thesis's CoLA classifiers' MCC on LI-Adger, from its outputs."""
+    from metric_adc import family_format
+
+    shown = rows.table_2_2_rows(args.thesis_dir)
+    if args.json:
+        print(_dump({"rows": shown}))
+        return 0
+    print(family_format.format_table_2_2(shown, markdown=args.markdown))
     return 0
 
 
@@ -244,9 +340,12 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="N", help="split-halves of the human row (LI pairs only; default "
                        f"{HUMAN_ROW_SPLITS}; 0 leaves the row out)")  # fmt: skip
 
-    p = sub.add_parser("report", help="evaluate a scores file on LI-Adger")
+    p = sub.add_parser("report", help="evaluate a scores file on its benchmark")
     p.add_argument("scores", help="scores file (JSON Lines with metadata, or CSV id,score)")
     common(p)
+    p.add_argument("--benchmark", choices=list(BENCHMARKS), default=None,
+                   help="the benchmark of the file (default: the metadata's 'dataset'; "
+                        "li_adger without one)")  # fmt: skip
     p.add_argument("--pairs", choices=["li_adger", "thesis"], default="li_adger",
                    help="pair table: the LI-Adger dataset (default) or the thesis's pair file")  # fmt: skip
     p.add_argument("--baseline", metavar="SCORES", help="a second scores file to compare with")
@@ -265,6 +364,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
                    help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
     p.set_defaults(func=run_reproduce)
+
+    p = sub.add_parser("summary", help="one table of models across the benchmarks")
+    p.add_argument("scores", nargs="*", help="scores files (any benchmark; one row per model "
+                   "and convention)")  # fmt: skip
+    p.add_argument("--results", metavar="DIR",
+                   help="also every scores file (*.jsonl, *.csv) in this folder and its "
+                   "subfolders")  # fmt: skip
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
+    out.add_argument("--markdown", action="store_true", help="print a GitHub-markdown table")
+    p.add_argument("--no-references", action="store_true", help="leave the reference rows out")
+    p.add_argument("--seed", type=int, default=0,
+                   help="folds of a fitted CoLA threshold (default 0)")  # fmt: skip
+    p.add_argument("--thesis-dir", default=None, help="folder of the thesis outputs (as reproduce)")
+    p.set_defaults(func=run_summary)
+
+    p = sub.add_parser("table-2.2", help="the thesis's CoLA classifiers' MCC on LI-Adger")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
+    out.add_argument("--markdown", action="store_true", help="print a GitHub-markdown table")
+    p.add_argument("--thesis-dir", default=None, help="folder of the thesis outputs (as reproduce)")
+    p.set_defaults(func=run_table_2_2)
 
     from metric_adc.ceiling_cli import add_ceiling_parser
 

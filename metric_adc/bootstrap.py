@@ -15,6 +15,11 @@ counts (how often each pair or cluster was drawn) and the statistic is computed 
 Pairs with a missing human judgement (NaN) are dropped first, as in
 :func:`metric_adc.core.summarize`; in BLiMP-only mode (``human_delta=None``) only
 ``"blimp"`` is available.
+
+:func:`stratified_ci` serves the other benchmarks of the family, whose statistics are
+functions of counts per stratum (passes and failures; or the four cells of a confusion
+matrix): units are resampled *within* each stratum (e.g. BLiMP's pairs within each paradigm),
+so every stratum keeps its size, as in the design of the benchmark.
 """
 
 from __future__ import annotations
@@ -25,12 +30,16 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc import core
+from metric_adc import classification, core
 from metric_adc.checks import as_model_and_human
 
-__all__ = ["STATISTICS", "bootstrap_ci", "paired_comparison"]
+__all__ = ["COUNT_STATISTICS", "STATISTICS", "bootstrap_ci", "paired_comparison", "stratified_ci"]
 
 STATISTICS = ("blimp", "human_sign", "adc", "adc_auc", "pearson_pairs")
+
+COUNT_STATISTICS: dict[str, int] = {"mean_of_shares": 2, "pooled_share": 2, "mcc": 4}
+"""The statistics of :func:`stratified_ci` → the number of cells per stratum they read:
+``(passed, failed)`` for the shares, ``(TP, FP, FN, TN)`` for the MCC."""
 
 
 def _components(statistic: str, m: np.ndarray, h: np.ndarray | None, delta: float | None):
@@ -230,4 +239,88 @@ def paired_comparison(
         "level": level,
         "n_resamples": int(n_resamples),
         "n_units": int(ua.shape[0]),
+    }
+
+
+def _count_statistic(statistic: str, counts: np.ndarray) -> np.ndarray:
+    """The statistic of cell counts ``(..., n_strata, n_cells)``: one value per leading index."""
+    if statistic == "mcc":
+        total = counts.sum(axis=-2)
+        return classification.mcc_from_counts(*(total[..., i] for i in range(4)))
+    passed, n = counts[..., 0], counts.sum(axis=-1)
+    if statistic == "pooled_share":
+        return passed.sum(axis=-1) / n.sum(axis=-1)
+    return np.mean(passed / n, axis=-1)
+
+
+def stratified_ci(
+    counts: ArrayLike,
+    *,
+    statistic: str,
+    rng: np.random.Generator,
+    n_resamples: int = 2000,
+    level: float = 0.95,
+) -> dict[str, float | int | str | None]:
+    """Percentile bootstrap interval of a statistic of cell counts, resampling units within
+    strata.
+
+    ``counts`` has one row per stratum and one column per cell (:data:`COUNT_STATISTICS`):
+    ``(passed, failed)`` for ``"mean_of_shares"`` (the mean over strata of each stratum's
+    share: BLiMP's mean over paradigms, the diagnostics' mean over sets) and
+    ``"pooled_share"`` (passes over all units); ``(TP, FP, FN, TN)`` for ``"mcc"`` (the MCC
+    of the summed cells; predictions are held fixed). A resample draws each stratum's units
+    with replacement, as many as it has; its cell counts then follow a multinomial
+    distribution with the stratum's own cell shares, which is what is drawn (exact, and as
+    fast for 67,000 pairs as for 67). Returns ``{"statistic", "estimate", "low", "high",
+    "se", "level", "n_resamples", "n_units", "n_strata"}``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> ci = stratified_ci([[9, 1], [5, 5]], statistic="mean_of_shares", rng=rng,
+    ...                    n_resamples=500)
+    >>> ci["estimate"], ci["n_units"], ci["n_strata"], ci["low"] < 0.7 < ci["high"]
+    (0.7, 20, 2, True)
+    >>> stratified_ci([[3, 0, 0, 3]], statistic="mcc", rng=rng, n_resamples=10)["estimate"]
+    1.0
+    >>> stratified_ci([[1, 2, 3]], statistic="pooled_share", rng=rng)
+    Traceback (most recent call last):
+    ValueError: 'counts' must have 2 columns per stratum for 'pooled_share' (got shape (1, 3))
+    """
+    level = _check_level(level)
+    if statistic not in COUNT_STATISTICS:
+        raise ValueError(f"'statistic' must be one of {list(COUNT_STATISTICS)} (got {statistic!r})")
+    c = np.asarray(counts, dtype=float)
+    cells = COUNT_STATISTICS[statistic]
+    if c.ndim != 2 or c.shape[1] != cells or c.shape[0] == 0:
+        raise ValueError(
+            f"'counts' must have {cells} columns per stratum for {statistic!r} (got shape {c.shape})"
+        )
+    if np.any(c < 0) or np.any(c != np.floor(c)):
+        raise ValueError("'counts' must be whole numbers >= 0")
+    sizes = c.sum(axis=1)
+    if np.any(sizes == 0):
+        raise ValueError(
+            f"every stratum needs at least 1 unit (stratum {int(np.argmin(sizes))} has 0)"
+        )
+    estimate = float(_count_statistic(statistic, c))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"'rng' must be a numpy.random.Generator (got {type(rng).__name__})")
+    if n_resamples < 1:
+        raise ValueError(f"'n_resamples' must be >= 1 (got {n_resamples})")
+    drawn = rng.multinomial(
+        sizes.astype(np.int64), c / sizes[:, None], size=(n_resamples, c.shape[0])
+    )
+    samples = _count_statistic(statistic, drawn.astype(float))
+    lo, hi = _interval(samples, level)
+    return {
+        "statistic": statistic,
+        "estimate": estimate,
+        "low": lo,
+        "high": hi,
+        "se": float(samples.std(ddof=1)) if samples.size > 1 else None,
+        "level": level,
+        "n_resamples": int(n_resamples),
+        "n_units": int(sizes.sum()),
+        "n_strata": int(c.shape[0]),
     }

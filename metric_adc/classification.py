@@ -31,6 +31,7 @@ __all__ = [
     "best_threshold",
     "cross_validated_predictions",
     "mcc",
+    "mcc_from_counts",
     "predict_at_threshold",
 ]
 
@@ -67,7 +68,17 @@ def _scores(values: ArrayLike, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def _mcc_from_counts(tp, fp, fn, tn):
+def mcc_from_counts(tp: ArrayLike, fp: ArrayLike, fn: ArrayLike, tn: ArrayLike) -> np.ndarray:
+    """MCC from the cells of a confusion matrix (arrays broadcast; 0 where a margin is empty,
+    as :func:`mcc`): the form a bootstrap over resampled counts needs.
+
+    Examples
+    --------
+    >>> float(mcc_from_counts(2, 1, 0, 1))  # TP 2, FP 1, FN 0, TN 1: 2 / sqrt(12)
+    0.5773502691896258
+    >>> mcc_from_counts([5, 3], [0, 3], [0, 0], [5, 0]).tolist()
+    [1.0, 0.0]
+    """
     tp, fp, fn, tn = (np.asarray(x, dtype=float) for x in (tp, fp, fn, tn))
     denominator = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -93,7 +104,7 @@ def mcc(labels: ArrayLike, predictions: ArrayLike) -> float:
         raise ValueError("'labels' is empty: expected at least 1 sentence")
     tp, fp = np.sum(y & p), np.sum(~y & p)
     fn, tn = np.sum(y & ~p), np.sum(~y & ~p)
-    return float(_mcc_from_counts(tp, fp, fn, tn))
+    return float(mcc_from_counts(tp, fp, fn, tn))
 
 
 def predict_at_threshold(scores: ArrayLike, threshold: float = 0.0) -> np.ndarray:
@@ -135,7 +146,7 @@ def best_threshold(scores: ArrayLike, labels: ArrayLike) -> float:
     tp = np.concatenate([np.cumsum(pos_at[::-1])[::-1], [0.0]])
     fp = np.concatenate([np.cumsum(neg_at[::-1])[::-1], [0.0]])
     p, n = float(y.sum()), float((~y).sum())
-    scores_mcc = _mcc_from_counts(tp, fp, p - tp, n - fp)
+    scores_mcc = mcc_from_counts(tp, fp, p - tp, n - fp)
     midpoints = values[:-1] + np.diff(values) / 2
     candidates = np.concatenate([[-np.inf], midpoints, [np.inf]])
     return float(candidates[int(np.argmax(scores_mcc))])

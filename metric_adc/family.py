@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +49,16 @@ import pandas as pd
 from li_adger.benchmarks import BENCHMARKS, Benchmark, Items, benchmark, load_items, load_references
 from metric_adc import classification, core, prediction
 
-__all__ = ["ACCURACY_KS", "METRICS", "evaluate_items", "reference_results"]
+__all__ = [
+    "ACCURACY_KS",
+    "KINDS",
+    "METRICS",
+    "Outcomes",
+    "evaluate_items",
+    "outcomes",
+    "reference_results",
+    "summarize_outcomes",
+]
 
 ACCURACY_KS: tuple[int, ...] = (1, 5)
 """The k of word-prediction accuracy that Ettinger (2020) reports."""
@@ -63,6 +73,8 @@ METRICS: dict[str, Callable] = {
 """Metric names a benchmark description may list (``Benchmark.metrics``) → the function."""
 
 KINDS: tuple[str, ...] = ("cola", "mlm", "causal", "ngram")
+"""Scorer kinds :func:`evaluate_items` knows; ``"cola"`` (a classifier's signed score) is
+classified at threshold 0, every other kind at a fitted threshold."""
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -89,6 +101,169 @@ def _check_known(values: Mapping[str, float], items: Items, what: str) -> None:
         )
 
 
+# ----------------------------------------------------------------------------- outcomes
+@dataclass(frozen=True)
+class Outcomes:
+    """A model's outcome on every item of one benchmark: what each statistic of
+    :func:`evaluate_items` is a share (or an MCC) of, and what :mod:`metric_adc.analysis`
+    resamples. A part the items do not have is ``None``.
+
+    Attributes
+    ----------
+    pairs
+        One row per comparison of a pairs benchmark: the benchmark's group columns and
+        ``passed`` (the good unit scores strictly higher, :func:`metric_adc.core.blimp_pass`).
+    sensitivity
+        Cloze: one row per sensitivity item, in reading order: ``item_id, set, condition,
+        passed, passed_thresholded`` (every comparison of the item prefers the good completion;
+        by more than :data:`~metric_adc.prediction.SENSITIVITY_THRESHOLD`).
+    accuracy
+        Cloze with ranks: one row per accuracy item: ``item_id, set, condition, rank`` (the
+        best rank of its expected completions); ``None`` without ranks.
+    labelled
+        One row per labelled sentence: ``id, split, label, predicted``.
+    classifier
+        How ``predicted`` was made: ``{"threshold": "zero" | "fitted", "kind", "n_folds",
+        "seed"}`` (``None`` without labels).
+    """
+
+    benchmark: str
+    pairs: pd.DataFrame | None = None
+    sensitivity: pd.DataFrame | None = None
+    accuracy: pd.DataFrame | None = None
+    labelled: pd.DataFrame | None = None
+    classifier: dict | None = None
+
+
+def _pair_outcomes(spec: Benchmark, items: Items, scores: Mapping[str, float]) -> pd.DataFrame:
+    c = items.comparisons
+    delta = _lookup(scores, c["good_id"], "scores", "comparisons") - _lookup(
+        scores, c["bad_id"], "scores", "comparisons"
+    )
+    frame = c[list(spec.groups)].reset_index(drop=True)
+    frame["passed"] = core.blimp_pass(delta)
+    return frame
+
+
+def _per_item(frame: pd.DataFrame, names: np.ndarray, **columns: np.ndarray) -> pd.DataFrame:
+    """One row per item of ``frame`` (first occurrence, reading order) with values given for
+    the sorted item ``names``."""
+    out = frame.drop_duplicates("item_id")[["item_id", "set", "condition"]].reset_index(drop=True)
+    position = pd.Index(names.astype(str)).get_indexer(out["item_id"].astype(str))
+    for name, values in columns.items():
+        out[name] = values[position]
+    return out
+
+
+def _cloze_outcomes(
+    items: Items, scores: Mapping[str, float], ranks: Mapping[str, int] | None
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    c = items.comparisons
+    good = _lookup(scores, c["good_id"], "scores", "comparisons")
+    bad = _lookup(scores, c["bad_id"], "scores", "comparisons")
+    item = c["item_id"].to_numpy()
+    names, passed = prediction.item_passes(good, bad, items=item)
+    _, passed_t = prediction.item_passes(
+        good, bad, items=item, threshold=prediction.SENSITIVITY_THRESHOLD
+    )
+    sens = _per_item(c, names, passed=passed, passed_thresholded=passed_t)
+    if ranks is None:
+        return sens, None
+    a = items.accuracy
+    if not len(a):
+        return sens, pd.DataFrame(columns=["item_id", "set", "condition", "rank"])
+    rank = _lookup(ranks, a["expected_id"], "ranks", "accuracy")
+    names, best = prediction.best_rank(rank, a["item_id"].to_numpy())
+    return sens, _per_item(a, names, rank=best)
+
+
+def _labelled_outcomes(
+    items: Items, scores: Mapping[str, float], kind: str | None, seed: int, n_folds: int
+) -> tuple[pd.DataFrame, dict]:
+    labels = items.labels
+    values = _lookup(scores, labels["id"], "scores", "labels")
+    truth = labels["label"].to_numpy(bool)
+    split = labels["split"].to_numpy(object)
+    fitted = kind != "cola"
+    rng = np.random.default_rng(seed)
+    predicted = np.zeros(truth.size, dtype=bool)
+    for name in dict.fromkeys(split):
+        sel = split == name
+        predicted[sel] = (
+            classification.cross_validated_predictions(
+                values[sel], truth[sel], rng=rng, n_folds=n_folds
+            )
+            if fitted
+            else classification.predict_at_threshold(values[sel], 0.0)
+        )
+    frame = pd.DataFrame(
+        {
+            "id": labels["id"].to_numpy(object),
+            "split": split,
+            "label": truth,
+            "predicted": predicted,
+        }
+    )
+    how = {
+        "threshold": "fitted" if fitted else "zero",
+        "kind": kind,
+        "n_folds": n_folds if fitted else None,
+        "seed": seed if fitted else None,
+    }
+    return frame, how
+
+
+def outcomes(
+    bench: Benchmark | str,
+    items: Items,
+    scores: Mapping[str, float],
+    *,
+    ranks: Mapping[str, int] | None = None,
+    kind: str | None = None,
+    seed: int = 0,
+    n_folds: int = classification.N_FOLDS,
+) -> Outcomes:
+    """A model's outcome on every item (see :class:`Outcomes`); the arguments and checks are
+    those of :func:`evaluate_items`, which aggregates them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from li_adger.benchmarks import Items
+    >>> units = pd.DataFrame({"id": ["g1", "b1", "g2", "b2"], "sentence": list("abcd")})
+    >>> pairs = pd.DataFrame({"pair_id": ["1", "2"], "good_id": ["g1", "g2"],
+    ...                       "bad_id": ["b1", "b2"], "UID": ["x", "y"],
+    ...                       "linguistics_term": ["t", "t"], "field": ["f", "f"]})
+    >>> o = outcomes("blimp", Items("blimp", "pairs", units, pairs),
+    ...              {"g1": -10.0, "b1": -12.0, "g2": -9.0, "b2": -8.0})
+    >>> o.pairs["passed"].tolist(), o.sensitivity, o.labelled
+    ([True, False], None, None)
+    """
+    spec = _spec(bench)
+    if items.benchmark != spec.name or items.form != spec.form:
+        raise ValueError(
+            f"'items' are of {items.benchmark!r} ({items.form}), expected {spec.name!r} ({spec.form})"
+        )
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"'kind' must be one of {KINDS} or None (got {kind!r})")
+    if ranks is not None and spec.form != "cloze":
+        raise ValueError(f"'ranks' apply to cloze benchmarks only ({spec.name!r} is {spec.form})")
+    _check_known(scores, items, "scores")
+    if ranks is not None:
+        _check_known(ranks, items, "ranks")
+    parts: dict = {}
+    if len(items.comparisons):
+        if spec.form == "cloze":
+            parts["sensitivity"], parts["accuracy"] = _cloze_outcomes(items, scores, ranks)
+        else:
+            parts["pairs"] = _pair_outcomes(spec, items, scores)
+    if len(items.labels):
+        parts["labelled"], parts["classifier"] = _labelled_outcomes(
+            items, scores, kind, seed, n_folds
+        )
+    return Outcomes(spec.name, **parts)
+
+
 # ----------------------------------------------------------------------------- sections
 def _shares(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict:
     """Pooled share and per-level shares of rows with a weight ``n`` and a ``share``.
@@ -110,45 +285,34 @@ def _shares(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict:
     return out
 
 
-def _pairs_section(spec: Benchmark, items: Items, scores: Mapping[str, float]) -> dict:
-    c = items.comparisons
-    delta = _lookup(scores, c["good_id"], "scores", "comparisons") - _lookup(
-        scores, c["bad_id"], "scores", "comparisons"
-    )
-    frame = c[list(spec.groups)].copy()
+def _pairs_section(spec: Benchmark, pairs: pd.DataFrame) -> dict:
+    frame = pairs[list(spec.groups)].copy()
     frame["n"] = 1.0
-    frame["share"] = core.blimp_pass(delta).astype(float)
+    frame["share"] = pairs["passed"].astype(float)
     return _shares(frame, spec.groups)
 
 
-def _cloze_stats(comparisons: pd.DataFrame, accuracy: pd.DataFrame | None) -> dict:
+def _cloze_stats(sens: pd.DataFrame, acc: pd.DataFrame | None) -> dict:
     out: dict = {"n_accuracy_items": 0}
     out.update({f"accuracy@{k}": None for k in ACCURACY_KS})
-    if accuracy is not None and len(accuracy):
-        out["n_accuracy_items"] = int(accuracy["item_id"].nunique())
-        _, best = prediction.best_rank(accuracy["rank"].to_numpy(), accuracy["item_id"].to_numpy())
-        out.update({f"accuracy@{k}": prediction.accuracy_at_k(best, k) for k in ACCURACY_KS})
-    out["n_sensitivity_items"] = int(comparisons["item_id"].nunique())
-    good, bad, item = (comparisons[k].to_numpy() for k in ("logp_good", "logp_bad", "item_id"))
-    out["sensitivity"] = prediction.sensitivity(good, bad, items=item)
-    out["sensitivity_thresholded"] = prediction.sensitivity(
-        good, bad, items=item, threshold=prediction.SENSITIVITY_THRESHOLD
-    )
+    if acc is not None and len(acc):
+        out["n_accuracy_items"] = len(acc)
+        out.update(
+            {
+                f"accuracy@{k}": prediction.accuracy_at_k(acc["rank"].to_numpy(), k)
+                for k in ACCURACY_KS
+            }
+        )
+    out["n_sensitivity_items"] = len(sens)
+    out["sensitivity"] = float(sens["passed"].mean())
+    out["sensitivity_thresholded"] = float(sens["passed_thresholded"].mean())
     return out
 
 
-def _cloze_section(
-    items: Items, scores: Mapping[str, float], ranks: Mapping[str, int] | None
-) -> dict:
-    c = items.comparisons.copy()
-    c["logp_good"] = _lookup(scores, c["good_id"], "scores", "comparisons")
-    c["logp_bad"] = _lookup(scores, c["bad_id"], "scores", "comparisons")
-    a = None
-    if ranks is not None:
-        a = items.accuracy.copy()
-        a["rank"] = _lookup(ranks, a["expected_id"], "ranks", "accuracy")
+def _cloze_section(o: Outcomes) -> dict:
+    a = o.accuracy
     sets = {}
-    for name, rows in c.groupby("set", sort=False):
+    for name, rows in o.sensitivity.groupby("set", sort=False):
         set_acc = None if a is None else a[a["set"] == name]
         stats = _cloze_stats(rows, set_acc)
         stats["conditions"] = {
@@ -161,7 +325,7 @@ def _cloze_section(
         sets[str(name)] = stats
     return {
         "threshold": prediction.SENSITIVITY_THRESHOLD,
-        "ranked": ranks is not None,
+        "ranked": a is not None,
         "sets": sets,
     }
 
@@ -174,34 +338,15 @@ def _classified(correct_labels: np.ndarray, predicted: np.ndarray) -> dict:
     }
 
 
-def _labelled_section(
-    items: Items, scores: Mapping[str, float], kind: str | None, seed: int, n_folds: int
-) -> dict:
-    labels = items.labels
-    values = _lookup(scores, labels["id"], "scores", "labels")
-    truth = labels["label"].to_numpy(bool)
-    split = labels["split"].to_numpy(object)
-    fitted = kind != "cola"
-    rng = np.random.default_rng(seed)
-    predicted = np.zeros(truth.size, dtype=bool)
-    splits = list(dict.fromkeys(split))
-    for name in splits:
-        sel = split == name
-        predicted[sel] = (
-            classification.cross_validated_predictions(
-                values[sel], truth[sel], rng=rng, n_folds=n_folds
-            )
-            if fitted
-            else classification.predict_at_threshold(values[sel], 0.0)
-        )
-    out = {
-        "threshold": "fitted" if fitted else "zero",
-        "kind": kind,
-        "n_folds": n_folds if fitted else None,
-        "seed": seed if fitted else None,
-    }
+def _labelled_section(o: Outcomes) -> dict:
+    frame = o.labelled
+    truth, predicted = frame["label"].to_numpy(bool), frame["predicted"].to_numpy(bool)
+    split = frame["split"].to_numpy(object)
+    out = dict(o.classifier)
     out.update(_classified(truth, predicted))
-    out["splits"] = {str(s): _classified(truth[split == s], predicted[split == s]) for s in splits}
+    out["splits"] = {
+        str(s): _classified(truth[split == s], predicted[split == s]) for s in dict.fromkeys(split)
+    }
     return out
 
 
@@ -286,26 +431,30 @@ def evaluate_items(
     (['benchmark', 'cloze', 'form', 'headline', 'labelled', 'note', 'pairs'], None, None)
     """
     spec = _spec(bench)
-    if items.benchmark != spec.name or items.form != spec.form:
-        raise ValueError(
-            f"'items' are of {items.benchmark!r} ({items.form}), expected {spec.name!r} ({spec.form})"
-        )
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"'kind' must be one of {KINDS} or None (got {kind!r})")
-    if ranks is not None and spec.form != "cloze":
-        raise ValueError(f"'ranks' apply to cloze benchmarks only ({spec.name!r} is {spec.form})")
-    _check_known(scores, items, "scores")
-    if ranks is not None:
-        _check_known(ranks, items, "ranks")
+    o = outcomes(spec, items, scores, ranks=ranks, kind=kind, seed=seed, n_folds=n_folds)
+    return summarize_outcomes(spec, o)
+
+
+def summarize_outcomes(bench: Benchmark | str, o: Outcomes) -> dict:
+    """The statistics of :func:`evaluate_items` from a model's :class:`Outcomes`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> o = Outcomes("npi", pairs=pd.DataFrame({"environment": ["adverbs", "only"],
+    ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
+    >>> r = summarize_outcomes("npi", o)
+    >>> r["headline"]["value"], r["pairs"]["groups"]["environment"]["only"]
+    (0.5, {'n_pairs': 1, 'blimp': 0.0})
+    """
+    spec = _spec(bench)
     sections: dict = {}
-    if len(items.comparisons):
-        sections["cloze" if spec.form == "cloze" else "pairs"] = (
-            _cloze_section(items, scores, ranks)
-            if spec.form == "cloze"
-            else _pairs_section(spec, items, scores)
-        )
-    if len(items.labels):
-        sections["labelled"] = _labelled_section(items, scores, kind, seed, n_folds)
+    if o.pairs is not None:
+        sections["pairs"] = _pairs_section(spec, o.pairs)
+    if o.sensitivity is not None:
+        sections["cloze"] = _cloze_section(o)
+    if o.labelled is not None:
+        sections["labelled"] = _labelled_section(o)
     return _result(spec, **sections)
 
 

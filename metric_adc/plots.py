@@ -1,6 +1,7 @@
 """Figures for a result: human vs model (sentences), Δh vs Δlm with the ±δ band, ADC(δ)
-curves, and per-phenomenon bars. Matplotlib with the Agg backend; every figure is written
-atomically as PNG.
+curves, and per-phenomenon bars; for the family's other benchmarks, a model's value per group
+with its bootstrap interval beside the reference rows. Matplotlib with the Agg backend; every
+figure is written atomically as PNG.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from metric_adc import core
 __all__ = [
     "PHENOMENA_SHOWN",
     "plot_adc_curves",
+    "plot_benchmark",
     "plot_deltas",
+    "plot_groups",
     "plot_phenomena",
     "plot_sentences",
     "write_plots",
@@ -210,4 +213,113 @@ def write_plots(
         paths.append(
             plot_phenomena(by_group, out / f"{safe}_phenomena.png", delta=delta, title=model)
         )
+    return paths
+
+
+_REFERENCE_MARKERS = "osD^vP*X"
+
+
+def plot_groups(
+    levels: Sequence[str],
+    values: Sequence[float | None],
+    path: Path,
+    *,
+    model: str,
+    title: str,
+    xlabel: str,
+    intervals: Sequence[tuple[float | None, float | None] | None] | None = None,
+    references: Mapping[str, Sequence[float | None]] | None = None,
+):
+    """Horizontal bars of a model's value per level (``None`` is not drawn), its interval as an
+    error bar, and each reference's value as a marker on the same line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = plot_groups(["a", "b"], [0.5, None], pathlib.Path(tempfile.mkdtemp()) / "g.png",
+    ...                 model="toy", title="t", xlabel="share", intervals=[(0.4, 0.6), None],
+    ...                 references={"human": [0.9, 0.8]})
+    >>> p.name
+    'g.png'
+    """
+    plt = _figure()
+    y = np.arange(len(levels))[::-1]
+    v = np.array([np.nan if x is None else x for x in values], dtype=float)
+    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.24 * len(levels) + 1.4)))
+    ax.barh(y, np.nan_to_num(v), height=0.6, color="#3366aa", label=model)
+    if intervals is not None:
+        lo = np.array([np.nan if c is None or c[0] is None else c[0] for c in intervals])
+        hi = np.array([np.nan if c is None or c[1] is None else c[1] for c in intervals])
+        ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(v)
+        err = np.vstack([v[ok] - lo[ok], hi[ok] - v[ok]])
+        ax.errorbar(v[ok], y[ok], xerr=err, fmt="none", ecolor="black", lw=0.8, capsize=2)
+    for k, (name, ref) in enumerate((references or {}).items()):
+        r = np.array([np.nan if x is None else x for x in ref], dtype=float)
+        ax.plot(r, y, ls="none", marker=_REFERENCE_MARKERS[k % len(_REFERENCE_MARKERS)],
+                ms=4, label=name)  # fmt: skip
+    ax.set_yticks(y, list(levels), fontsize=7)
+    low = min(0.0, float(np.nanmin(v)) if np.isfinite(v).any() else 0.0)
+    ax.set(xlim=(low, 1), xlabel=xlabel)
+    legend_rows = -(-(1 + len(references or {})) // 4)
+    ax.set_title(title, pad=10 + 12 * legend_rows)
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
+    return _save(fig, path)
+
+
+def plot_benchmark(report: Mapping, out_dir: str | os.PathLike) -> list[Path]:
+    """The figures of a benchmark's report (:func:`metric_adc.benchmark_report.benchmark_report`):
+    pairs, one per group column (the BLiMP criterion per level, the reference rows as
+    markers; BLiMP: per paradigm, per phenomenon, per field); cloze, the sensitivity per set;
+    labelled, the MCC per split. Returns the paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> ci = {"low": 0.4, "high": 0.8}
+    >>> row = {"model": "toy (slor)", "pairs": {"groups": {"environment":
+    ...        {"only": {"n_pairs": 2, "blimp": 0.6}}}}, "cloze": None, "labelled": None}
+    >>> report = {"benchmark": "npi", "rows": [row],
+    ...           "analysis": {"pairs": {"environment": {"only": ci}}}}
+    >>> [p.name for p in plot_benchmark(report, tempfile.mkdtemp())]
+    ['toy__slor__npi_environment.png']
+    """
+    out = Path(out_dir)
+    model, refs = report["rows"][0], report["rows"][1:]
+    a = report["analysis"]
+    name = report["benchmark"]
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model["model"])
+    paths = []
+    if model["pairs"] is not None:
+        for column, levels in model["pairs"]["groups"].items():
+            names = list(levels)
+            cis = a["pairs"][column]
+            paths.append(plot_groups(
+                names, [levels[n]["blimp"] for n in names], out / f"{safe}_{name}_{column}.png",
+                model=model["model"], title=f"{name}: BLiMP criterion by {column}",
+                xlabel="share of pairs passing",
+                intervals=[(cis[n]["low"], cis[n]["high"]) for n in names],
+                references={r["model"]: [r["pairs"]["groups"].get(column, {}).get(n, {})
+                                         .get("blimp") for n in names] for r in refs},
+            ))  # fmt: skip
+    if model["cloze"] is not None:
+        sets = model["cloze"]["sets"]
+        names = list(sets)
+        paths.append(plot_groups(
+            names, [sets[n]["sensitivity"] for n in names], out / f"{safe}_{name}_sets.png",
+            model=model["model"], title=f"{name}: sensitivity by set", xlabel="share of items",
+            intervals=[(a["cloze"][n]["sensitivity"]["low"], a["cloze"][n]["sensitivity"]["high"])
+                       for n in names],
+            references={"sensitivity > .01": [sets[n]["sensitivity_thresholded"] for n in names],
+                        "accuracy@1": [sets[n]["accuracy@1"] for n in names],
+                        "accuracy@5": [sets[n]["accuracy@5"] for n in names]},
+        ))  # fmt: skip
+    if model["labelled"] is not None:
+        splits = model["labelled"]["splits"]
+        names = list(splits)
+        cis = a["labelled"]["splits"]
+        paths.append(plot_groups(
+            names, [splits[n]["mcc"] for n in names], out / f"{safe}_{name}_splits.png",
+            model=model["model"], title=f"{name}: MCC by split", xlabel="MCC",
+            intervals=[(cis[n]["low"], cis[n]["high"]) for n in names],
+        ))  # fmt: skip
     return paths

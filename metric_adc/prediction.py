@@ -30,6 +30,7 @@ __all__ = [
     "SENSITIVITY_THRESHOLD",
     "accuracy_at_k",
     "best_rank",
+    "item_passes",
     "prefers_good",
     "sensitivity",
 ]
@@ -147,6 +148,43 @@ def prefers_good(
     return (np.exp(g) - np.exp(b)) > t
 
 
+def item_passes(
+    logp_good: ArrayLike,
+    logp_bad: ArrayLike,
+    *,
+    threshold: float = 0.0,
+    items: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per item: does every one of its comparisons prefer the good completion
+    (:func:`prefers_good`)? ``items`` labels each comparison's item (default: one item per
+    comparison). Returns the distinct items (sorted) and their passes; :func:`sensitivity` is
+    their mean.
+
+    Examples
+    --------
+    >>> import math
+    >>> lp = math.log
+    >>> names, passed = item_passes([lp(.5), lp(.5), lp(.2)], [lp(.1), lp(.6), lp(.1)],
+    ...                             items=["x", "x", "y"])
+    >>> names.tolist(), passed.tolist()
+    (['x', 'y'], [False, True])
+    """
+    passed = prefers_good(logp_good, logp_bad, threshold=threshold)
+    if passed.size == 0:
+        raise ValueError("no comparisons: expected at least 1")
+    if items is None:
+        return np.arange(passed.size), passed
+    keys = np.asarray(items, dtype=object)
+    if keys.shape != passed.shape:
+        raise ValueError(
+            f"'items' has {keys.size} entries, expected {passed.size} (one per comparison)"
+        )
+    names, inverse = np.unique(keys.astype(str), return_inverse=True)
+    all_pass = np.ones(names.size, dtype=bool)
+    np.logical_and.at(all_pass, inverse, passed)
+    return names, all_pass
+
+
 def sensitivity(
     logp_good: ArrayLike,
     logp_bad: ArrayLike,
@@ -169,17 +207,5 @@ def sensitivity(
     >>> sensitivity([lp(.5), lp(.2)], [lp(.495), lp(.1)], threshold=SENSITIVITY_THRESHOLD)
     0.5
     """
-    passed = prefers_good(logp_good, logp_bad, threshold=threshold)
-    if passed.size == 0:
-        raise ValueError("no comparisons: expected at least 1")
-    if items is None:
-        return float(np.mean(passed))
-    keys = np.asarray(items, dtype=object)
-    if keys.shape != passed.shape:
-        raise ValueError(
-            f"'items' has {keys.size} entries, expected {passed.size} (one per comparison)"
-        )
-    _, inverse = np.unique(keys.astype(str), return_inverse=True)
-    all_pass = np.ones(inverse.max() + 1, dtype=bool)
-    np.logical_and.at(all_pass, inverse, passed)
-    return float(np.mean(all_pass))
+    _, passed = item_passes(logp_good, logp_bad, threshold=threshold, items=items)
+    return float(np.mean(passed))

@@ -1,18 +1,31 @@
-"""Result rows: one dict of statistics per model (or per human ceiling), one shape everywhere.
+"""Result rows: one dict of statistics per model (or reference), one shape per kind of result.
 
-Every row, wherever it is shown (``python -m metric_adc report`` and ``reproduce``, the
-README's table, the Space, the ``evaluate`` module) is assembled by the one private builder
-of this module, so that a row always has the keys of :data:`ROW_KEYS`, in that order:
+Every row, wherever it is shown (``python -m metric_adc report``, ``reproduce`` and
+``summary``, the README's tables, the Space, the ``evaluate`` module) is assembled by the one
+private builder of this module. A row on one benchmark has the keys every benchmark shares,
+:data:`SHARED_KEYS` (``model``, ``benchmark``, ``convention``, ``headline`` first, ``note``
+last), and its benchmark's own statistics between them:
 
-- :func:`model_row`: a model on every pair of a table, from its :class:`ModelDeltas`;
-  :func:`evaluate_on_pairs` (from scores), :func:`evaluate_li_adger` (on the LI-Adger
-  dataset), :func:`thesis_rows` and :func:`reproduce_rows` (the thesis's 8 models);
-- :func:`source_row`: a model on the pairs of one source (the LI pairs beside the human row);
-- :func:`ceiling_row`: the human split-half ceiling (:func:`metric_adc.ceiling.compute_ceiling`).
+- LI-Adger's ADC rows, keys :data:`ROW_KEYS`: :func:`model_row` (a model on every pair of a
+  table, from its :class:`ModelDeltas`), :func:`evaluate_on_pairs` (from scores),
+  :func:`evaluate_li_adger` (on the LI-Adger dataset), :func:`thesis_rows` and
+  :func:`reproduce_rows` (the thesis's 8 models); :func:`source_row` (a model on the pairs
+  of one source: the LI pairs beside the human row); :func:`ceiling_row` (the human
+  split-half ceiling, :func:`metric_adc.ceiling.compute_ceiling`);
+- every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
+  (a result of :func:`metric_adc.family.evaluate_items`), :func:`reference_rows` (the
+  benchmark's reference rows) and :func:`table_2_2_rows` (the thesis's CoLA classifiers on
+  LI-Adger's expert labels);
+- one model across the family, keys :data:`SUMMARY_KEYS`: :func:`summary_row`, the one
+  builder of that shape (one headline per benchmark).
 
-The ``evaluate`` module returns a row without the keys of :data:`ROW_ONLY_KEYS` (its result
-keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core`; printing is in
-:mod:`metric_adc.formatting`.
+A row names a scores file's model as :func:`row_label` does (``smollm2 (logprob, default)``):
+the model, its variant and its scoring convention (:func:`convention_of`).
+
+The ``evaluate`` module returns an ADC row without the keys of :data:`ROW_ONLY_KEYS` (its
+result keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core` and
+:mod:`metric_adc.family`; printing is in :mod:`metric_adc.formatting` and
+:mod:`metric_adc.family_format`.
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.pairs import (
     ModelDeltas,
@@ -37,15 +51,25 @@ if TYPE_CHECKING:
     from metric_adc.thesis import ThesisModel
 
 __all__ = [
+    "BENCHMARK_ROW_KEYS",
     "RESULT_KEYS",
     "ROW_KEYS",
     "ROW_ONLY_KEYS",
+    "SHARED_KEYS",
+    "SUMMARY_DELTA",
+    "SUMMARY_KEYS",
+    "benchmark_row",
     "ceiling_row",
+    "convention_of",
     "evaluate_li_adger",
     "evaluate_on_pairs",
     "model_row",
+    "reference_rows",
     "reproduce_rows",
+    "row_label",
     "source_row",
+    "summary_row",
+    "table_2_2_rows",
     "thesis_rows",
 ]
 
@@ -68,8 +92,17 @@ _SENTENCE_KEYS = {
     "spearman_sentences_p": "spearman_p",
 }  # row key -> key of core.sentence_correlation
 
+SHARED_KEYS = ("model", "benchmark", "convention", "headline", "n_pairs", "note")
+"""The keys every row of every benchmark has, with one meaning: what the row is called
+(:func:`row_label`), the benchmark (a name of :data:`li_adger.benchmarks.BENCHMARKS`, or
+``None`` for a pair table of no benchmark), the scoring convention (:func:`convention_of`;
+``None`` for a reference row), the value of the benchmark's headline statistic, the minimal
+pairs evaluated (``None`` where the benchmark has none) and a caption."""
+
+_HEAD = SHARED_KEYS[:4]
+
 ROW_KEYS = (
-    "model",
+    *_HEAD,
     "n_sentences",
     *_PAIR_KEYS,
     *_SENTENCE_KEYS,
@@ -77,48 +110,134 @@ ROW_KEYS = (
     "by_group",
     "note",
 )
-"""The keys of every result row, in order.
+"""The keys of every ADC row (LI-Adger, or any pair table with human judgements), in order.
 
-``n_sentences`` counts the sentences the z-scores are computed over (in a :func:`source_row`:
-the sentences of its statistics); ``adc`` maps each δ (:func:`metric_adc.core.delta_key`) to
-its share of pairs passed; ``standardized`` is true when the scores were z-scored by the
-metric; ``by_group`` is the pair statistics per group of pairs (the report and the Space: per
-source, ``LI`` and ``Adger``) or ``None``; ``note`` is a caption shown with the row. The
-others are those of :func:`metric_adc.core.summarize` (pairs) and
-:func:`metric_adc.core.sentence_correlation` (sentences)."""
+``headline`` is LI-Adger's headline statistic, the BLiMP criterion pooled over the pairs (the
+value of ``blimp``); ``n_sentences`` counts the sentences the z-scores are computed over (in
+a :func:`source_row`: the sentences of its statistics); ``adc`` maps each δ
+(:func:`metric_adc.core.delta_key`) to its share of pairs passed; ``standardized`` is true
+when the scores were z-scored by the metric; ``by_group`` is the pair statistics per group of
+pairs (the report and the Space: per source, ``LI`` and ``Adger``) or ``None``; ``note`` is a
+caption shown with the row. The others are those of :func:`metric_adc.core.summarize`
+(pairs) and :func:`metric_adc.core.sentence_correlation` (sentences)."""
 
-ROW_ONLY_KEYS = ("model", "note")
-"""Keys a row has beyond the statistics: what the row is called and its caption."""
+ROW_ONLY_KEYS = (*_HEAD, "note")
+"""Keys an ADC row has beyond its statistics: what the row is, its caption, and the headline
+(which repeats ``blimp``)."""
 
 RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
 """The statistics of a row: the result keys of the ``evaluate`` module."""
+
+BENCHMARK_ROW_KEYS = (
+    *_HEAD,
+    "n_units",
+    "n_items",
+    "n_pairs",
+    "pairs",
+    "cloze",
+    "labelled",
+    "note",
+)
+"""The keys of a benchmark row (:func:`benchmark_row`), in order: ``n_units`` the units
+scored (``None`` for a reference row given as published statistics), ``n_items`` what the
+headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`` the
+minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
+``cloze`` and ``labelled`` of :func:`metric_adc.family.evaluate_items` (``None`` where the
+benchmark has no such part)."""
+
+SUMMARY_DELTA: float = 0.5
+"""The δ of the ADC column of :func:`summary_row`."""
+
+SUMMARY_KEYS = (
+    "model",
+    "convention",
+    "reference",
+    "headlines",
+    "adc",
+    "li_adger_mcc",
+    "files",
+    "note",
+)
+"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
+:data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
+result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
+CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
+``None`` for other kinds), ``reference`` whether the row is a reference row, ``files``
+benchmark → the scores file behind the row's numbers."""
+
+
+def convention_of(metadata: Mapping) -> str | None:
+    """The scoring convention a row names, from a scores file's metadata: its ``convention``
+    (a causal LM's: ``"default"`` or ``"harness"``), else its ``variant`` (``"slor"``,
+    ``"signed-confidence"``, …), else ``None``.
+
+    Examples
+    --------
+    >>> convention_of({"model": "smollm2", "variant": "logprob", "convention": "harness"})
+    'harness'
+    >>> convention_of({"model": "trigram", "variant": "slor"}), convention_of({})
+    ('slor', None)
+    """
+    value = metadata.get("convention") or metadata.get("variant")
+    return None if value is None else str(value)
+
+
+def row_label(metadata: Mapping) -> str:
+    """How a row names the model of a scores file: ``"<model> (<variant>, <convention>)"``,
+    each part shown once and only when the metadata has it (``"unnamed"`` without a model).
+
+    Examples
+    --------
+    >>> row_label({"model": "smollm2", "variant": "logprob", "convention": "default"})
+    'smollm2 (logprob, default)'
+    >>> row_label({"model": "trigram", "variant": "slor"}), row_label({})
+    ('trigram (slor)', 'unnamed')
+    """
+    parts = dict.fromkeys(str(metadata[k]) for k in ("variant", "convention") if metadata.get(k))
+    model = str(metadata.get("model") or "unnamed")
+    return f"{model} ({', '.join(parts)})" if parts else model
 
 
 def _row(
     *,
     model: str,
+    benchmark: str | None,
+    convention: str | None,
+    headline: float | None,
+    body: Mapping,
+    note: str | None = None,
+    extra: Mapping | None = None,
+) -> dict:
+    """The one place a row is assembled: the shared head (``model``, ``benchmark``,
+    ``convention``, ``headline``), the benchmark's own statistics (``body``), ``note``, then
+    ``extra`` keys."""
+    head = {
+        "model": str(model),
+        "benchmark": benchmark,
+        "convention": convention,
+        "headline": None if headline is None else float(headline),
+    }
+    return {**head, **body, "note": note, **(extra or {})}
+
+
+def _adc_body(
+    *,
     n_sentences: int,
     pairs: Mapping,
     sentences: Mapping | None,
     standardized: bool,
     by_group: dict | None = None,
-    note: str | None = None,
-    extra: Mapping | None = None,
 ) -> dict:
-    """The one place a row is assembled: pair statistics (keys of :func:`core.summarize`),
-    sentence statistics (keys of :func:`core.correlation`, ``None`` in BLiMP-only mode),
-    then ``extra`` keys after :data:`ROW_KEYS`."""
+    """An ADC row's statistics: pair statistics (keys of :func:`core.summarize`), sentence
+    statistics (keys of :func:`core.correlation`, ``None`` in BLiMP-only mode)."""
     s = sentences or {}
-    row = {
-        "model": str(model),
+    return {
         "n_sentences": int(n_sentences),
         **{k: pairs[k] for k in _PAIR_KEYS},
         **{k: s.get(name) for k, name in _SENTENCE_KEYS.items()},
         "standardized": bool(standardized),
         "by_group": by_group,
-        "note": note,
     }
-    return {**row, **(extra or {})}
 
 
 def model_row(
@@ -130,10 +249,14 @@ def model_row(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     auc_max: float = core.DEFAULT_AUC_MAX,
     note: str | None = None,
+    benchmark: str | None = "li_adger",
+    convention: str | None = None,
 ) -> dict:
     """One result row (keys :data:`ROW_KEYS`) for a model on every pair of ``pairs``.
 
-    ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`).
+    ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`);
+    ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`convention_of`) name what
+    the row is.
     ``pearson_sentences`` (and Spearman) correlate the model's z-scores with the human
     judgements over the scored sentences that have one; ``by_group`` breaks the pair
     statistics down by ``groups`` (one label per pair; default the table's ``source``; none
@@ -147,6 +270,8 @@ def model_row(
     >>> row = model_row(md, t, model="toy", deltas=[0.5])
     >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"], row["n_sentences"]
     (2, 1, 1.0, {'0.5': 0.5}, 6)
+    >>> row["benchmark"], row["headline"] == row["blimp"]
+    ('li_adger', True)
     """
     deltas = list(deltas)
     h = pairs.human_delta
@@ -157,13 +282,19 @@ def model_row(
     sentences = None
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements)
+    summary = core.summarize(scored.delta, h, deltas=deltas, auc_max=auc_max)
     return _row(
         model=model,
-        n_sentences=scored.n_sentences,
-        pairs=core.summarize(scored.delta, h, deltas=deltas, auc_max=auc_max),
-        sentences=sentences,
-        standardized=scored.standardized,
-        by_group=by_group,
+        benchmark=benchmark,
+        convention=convention,
+        headline=summary["blimp"],
+        body=_adc_body(
+            n_sentences=scored.n_sentences,
+            pairs=summary,
+            sentences=sentences,
+            standardized=scored.standardized,
+            by_group=by_group,
+        ),
         note=note,
     )
 
@@ -177,6 +308,7 @@ def evaluate_on_pairs(
     standardize: bool = True,
     auc_max: float = core.DEFAULT_AUC_MAX,
     note: str | None = None,
+    convention: str | None = None,
 ) -> dict:
     """:func:`model_row` from a model's sentence scores (:func:`model_deltas`).
 
@@ -193,7 +325,9 @@ def evaluate_on_pairs(
     (2, 1, 1.0, {'0.5': 0.5})
     """
     md = model_deltas(scores, pairs, standardize=standardize)
-    return model_row(md, pairs, model=model, deltas=deltas, auc_max=auc_max, note=note)
+    return model_row(
+        md, pairs, model=model, deltas=deltas, auc_max=auc_max, note=note, convention=convention
+    )
 
 
 def evaluate_li_adger(
@@ -203,6 +337,7 @@ def evaluate_li_adger(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     standardize: bool = True,
     pairs: PairTable | None = None,
+    convention: str | None = None,
 ) -> dict:
     """:func:`evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable pairs.
 
@@ -219,6 +354,7 @@ def evaluate_li_adger(
         model=model,
         deltas=deltas,
         standardize=standardize,
+        convention=convention,
     )
 
 
@@ -266,6 +402,8 @@ def source_row(
     model: str = "unnamed",
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     auc_max: float = core.DEFAULT_AUC_MAX,
+    benchmark: str | None = "li_adger",
+    convention: str | None = None,
 ) -> dict:
     """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), keys :data:`ROW_KEYS`.
 
@@ -307,10 +445,15 @@ def source_row(
         n_sentences = sentences["n"]
     return _row(
         model=f"{model} ({source} only)",
-        n_sentences=n_sentences,
-        pairs=summary,
-        sentences=sentences,
-        standardized=scored.standardized,
+        benchmark=benchmark,
+        convention=convention,
+        headline=summary["blimp"],
+        body=_adc_body(
+            n_sentences=n_sentences,
+            pairs=summary,
+            sentences=sentences,
+            standardized=scored.standardized,
+        ),
         note=f"{source} pairs only; z-scores over all {len(scored.z)} sentences scored",
     )
 
@@ -351,10 +494,15 @@ def ceiling_row(result: Mapping) -> dict:
     )
     return _row(
         model=result["label"],
-        n_sentences=result["n_sentences"],
-        pairs=pairs,
-        sentences={"pearson": mean("pearson_sentences")},
-        standardized=True,
+        benchmark="li_adger",
+        convention=None,
+        headline=pairs["blimp"],
+        body=_adc_body(
+            n_sentences=result["n_sentences"],
+            pairs=pairs,
+            sentences={"pearson": mean("pearson_sentences")},
+            standardized=True,
+        ),
         note=result["note"],
         extra={
             "authors_note": result["authors_note"],
@@ -362,3 +510,172 @@ def ceiling_row(result: Mapping) -> dict:
             "seed": result["seed"],
         },
     )
+
+
+# ----------------------------------------------------------------------------- the family
+def _n_items(result: Mapping) -> int | None:
+    """What the headline counts: pairs, cloze sensitivity items, or labelled sentences."""
+    statistic = result["headline"]["statistic"]
+    if statistic == "sensitivity" and result["cloze"] is not None:
+        return sum(s["n_sensitivity_items"] for s in result["cloze"]["sets"].values())
+    if statistic == "mcc" and result["labelled"] is not None:
+        return result["labelled"]["n"]
+    return None if result["pairs"] is None else result["pairs"]["n_pairs"]
+
+
+def benchmark_row(
+    result: Mapping,
+    *,
+    model: str,
+    convention: str | None = None,
+    n_units: int | None = None,
+    note: str | None = None,
+    extra: Mapping | None = None,
+) -> dict:
+    """A model's row on one benchmark (keys :data:`BENCHMARK_ROW_KEYS`, then ``extra``) from
+    its result (:func:`metric_adc.family.evaluate_items` or
+    :func:`~metric_adc.family.reference_results`); ``note`` defaults to the result's.
+
+    Examples
+    --------
+    >>> from metric_adc.family import summarize_outcomes, Outcomes
+    >>> import pandas as pd
+    >>> o = Outcomes("npi", pairs=pd.DataFrame({"environment": ["adverbs", "only"],
+    ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
+    >>> row = benchmark_row(summarize_outcomes("npi", o), model="toy (slor)", convention="slor",
+    ...                     n_units=4)
+    >>> row["benchmark"], row["headline"], row["n_items"], row["n_pairs"], row["cloze"]
+    ('npi', 0.5, 2, 2, None)
+    """
+    body = {
+        "n_units": None if n_units is None else int(n_units),
+        "n_items": _n_items(result),
+        "n_pairs": None if result["pairs"] is None else result["pairs"]["n_pairs"],
+        "pairs": result["pairs"],
+        "cloze": result["cloze"],
+        "labelled": result["labelled"],
+    }
+    return _row(
+        model=model,
+        benchmark=result["benchmark"],
+        convention=convention,
+        headline=result["headline"]["value"],
+        body=body,
+        note=result["note"] if note is None else note,
+        extra=extra,
+    )
+
+
+def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> list[dict]:
+    """The benchmark's reference rows (:func:`metric_adc.family.reference_results`) as
+    benchmark rows, named as the references are.
+
+    Examples
+    --------
+    >>> rows = reference_rows("blimp")
+    >>> [(r["model"], round(r["headline"], 3), r["convention"]) for r in rows][::4]
+    [('human', 0.886, None), ('GPT-2', 0.83, None)]
+    """
+    from metric_adc.family import reference_results
+
+    return [
+        benchmark_row(r, model=name) for name, r in reference_results(bench, source=source).items()
+    ]
+
+
+TABLE_2_2_NOTE = (
+    "the thesis's CoLA classifiers on LI-Adger's 4,178 sentences, acceptable iff the signed "
+    "confidence > 0. MCC (expert labels, mcc): against the dataset's expert labels (the mark g); "
+    "MCC (thesis label, mcc_thesis_label): "
+    "against the thesis's own label column, id.str.contains('g'), which also marks the 128 "
+    "unacceptable sentences whose author's name has a g"
+)
+
+
+def table_2_2_rows(dir: str | os.PathLike | None = None) -> list[dict]:
+    """The thesis's Table 2.2, recomputed from its outputs: its three CoLA classifiers' MCC on
+    LI-Adger, as benchmark rows of ``li_adger`` whose ``labelled`` section holds the MCC
+    against the dataset's expert labels, with one extra key ``mcc_thesis_label``: the MCC
+    against the thesis's own ``label`` column (see :data:`TABLE_2_2_NOTE`).
+
+    Examples
+    --------
+    >>> rows = table_2_2_rows()
+    >>> [(r["model"], round(r["labelled"]["mcc"], 3), round(r["mcc_thesis_label"], 3)) for r in rows]
+    [('bert-base-uncased-cola', 0.585, 0.553), ('bert-large-uncased-cola', 0.616, 0.576), ('bert-large-cased-cola', 0.633, 0.595)]
+    """
+    from li_adger.benchmarks import load_items
+    from metric_adc import classification, family, thesis
+
+    items = load_items("li_adger")
+    ids = items.units["id"].tolist()
+    thesis_labels = thesis.load_thesis_labels(dir)
+    out = []
+    for m in thesis.load_thesis_models(dir):
+        if m.name not in thesis.COLA_MODELS:
+            continue
+        scores = {i: m.scores[i] for i in ids}
+        result = family.evaluate_items("li_adger", items, scores, kind="cola")
+        predicted = classification.predict_at_threshold([scores[i] for i in ids])
+        versus_thesis = classification.mcc([thesis_labels[i] for i in ids], predicted)
+        out.append(
+            benchmark_row(
+                result,
+                model=m.name,
+                n_units=len(ids),
+                note=TABLE_2_2_NOTE,
+                extra={"mcc_thesis_label": versus_thesis},
+            )
+        )
+    return out
+
+
+def summary_row(
+    rows: Sequence[Mapping],
+    *,
+    model: str,
+    convention: str | None = None,
+    reference: bool = False,
+    files: Mapping[str, str] | None = None,
+    note: str | None = None,
+) -> dict:
+    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
+    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
+    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
+    labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
+    agree on its headline.
+
+    Examples
+    --------
+    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
+    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
+    >>> s = summary_row([a, b], model="toy", convention="slor")
+    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
+    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
+    """
+    headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
+    adc = mcc = None
+    key = core.delta_key(SUMMARY_DELTA)
+    for row in rows:
+        name = row["benchmark"]
+        if name not in headlines:
+            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
+        if headlines[name] is not None and row["headline"] != headlines[name]:
+            raise ValueError(
+                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
+            )
+        headlines[name] = row["headline"]
+        if "adc" in row:
+            adc = row["adc"].get(key)
+        labelled = row.get("labelled")
+        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
+            mcc = labelled["mcc"]
+    body = {
+        "convention": convention,
+        "reference": bool(reference),
+        "headlines": headlines,
+        "adc": adc,
+        "li_adger_mcc": mcc,
+        "files": dict(files or {}),
+    }
+    return {"model": str(model), **body, "note": note}

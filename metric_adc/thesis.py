@@ -33,10 +33,12 @@ from li_adger import sources
 from li_adger.sources import THESIS_OUTPUT_FILES, SourceNotFoundError, check_file, find_sources
 
 __all__ = [
+    "COLA_MODELS",
     "MODELS",
     "ThesisModel",
     "ThesisPairs",
     "default_dir",
+    "load_thesis_labels",
     "load_thesis_models",
     "load_thesis_pairs",
     "load_thesis_scores",
@@ -67,6 +69,9 @@ MODELS: dict[str, tuple[str, str, str | None]] = {
     "trigram-logprob": ("BNC trigram (log-prob)", "logProb", None),
 }
 """The 8 thesis models: name → (label, column stem, per-sentence file kind or None)."""
+
+COLA_MODELS: tuple[str, ...] = tuple(name for name, m in MODELS.items() if m[2] == "acc")
+"""The thesis's three CoLA classifiers (signed softmax confidence: acceptable iff > 0)."""
 
 TRIGRAM_NOTE = (
     "thesis z-scores used as given: the thesis z-scored the trigram over a larger "
@@ -279,3 +284,34 @@ def load_thesis_scores(
     (['bert-base-uncased-cola', 'bert-base-uncased-mlm'], 0.9993)
     """
     return {m.name: m.scores for m in load_thesis_models(dir, download=download, timeout=timeout)}
+
+
+def load_thesis_labels(
+    dir: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    timeout: float = DOWNLOAD_TIMEOUT,
+) -> dict[str, bool]:
+    """Sentence id → the thesis's own ``label`` column of its CoLA outputs (True = 1).
+
+    This is *not* the expert label: the thesis's notebook set ``label =
+    id.str.contains('g')``, true for every id with a *g* anywhere, so 128 unacceptable
+    sentences whose author's name has a *g* (Caponigro, Haegeman, …) are labelled 1. Kept to
+    reproduce the thesis's Table 2.2 as published (:func:`metric_adc.rows.table_2_2_rows`).
+
+    Examples
+    --------
+    >>> labels = load_thesis_labels()
+    >>> len(labels), labels["32.1.martin.1a.g.01"], sum(labels.values())
+    (4178, True, 2217)
+    """
+    paths = locate(dir, download=download, timeout=timeout)
+    rows = _read_csv(paths[f"thesis-outputs/{SENTENCE_FILES['acc']}"])
+    out = {}
+    for k, r in enumerate(rows, start=2):
+        if r["label"] not in ("0", "1"):
+            raise ValueError(
+                f"{SENTENCE_FILES['acc']} line {k}: 'label' must be 0 or 1 (got {r['label']!r})"
+            )
+        out[r["id"]] = r["label"] == "1"
+    return out

@@ -73,8 +73,9 @@ def test_li_adger_through_the_module_gives_the_thesis_deltas_figures(adc):
     assert r["standardized"] is True and r["spearman_sentences"] is not None
 
 
-def test_result_keys_are_the_report_row_keys_but_model_and_note(adc):
-    # the keys of a `report --json` row, in order, but the row's name and caption
+def test_result_keys_are_the_report_row_keys_but_what_names_the_row(adc):
+    # the keys of a `report --json` row, in order, but the row's name, benchmark, convention,
+    # headline (a copy of `blimp`) and caption
     j = {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": -0.2}
     s = {"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}
     table = pairs.PairTable.from_judgements(
@@ -90,7 +91,9 @@ def test_result_keys_are_the_report_row_keys_but_model_and_note(adc):
         ids_bad=table.bad_ids,
         groups=table.source,
     )
-    assert list(r) == [k for k in row if k not in ("model", "note")]
+    names = ("model", "benchmark", "convention", "headline", "note")
+    assert list(r) == [k for k in row if k not in names]
+    assert row["headline"] == r["blimp"]
     blimp = evaluate.load(str(metric_adc.metric_path()), "blimp")
     b = blimp.compute(predictions_good=[1.0, 2.0, 0.5], predictions_bad=[0.0, 3.0, 0.4])
     assert list(b) == list(r)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from metric_adc import pairs, rows
@@ -69,9 +70,115 @@ def test_source_row_restricts_the_statistics_not_the_z_scores():
 def test_row_keys_are_the_documented_ones():
     # docs/metric.md lists them: the JSON shape every consumer of `report --json` reads
     assert rows.ROW_KEYS == (
-        "model", "n_sentences", "n_pairs", "n_excluded", "blimp", "human_sign", "adc",
-        "adc_auc", "pearson_pairs", "pearson_pairs_p", "spearman_pairs", "spearman_pairs_p",
-        "pearson_sentences", "pearson_sentences_p", "spearman_sentences",
-        "spearman_sentences_p", "standardized", "by_group", "note",
+        "model", "benchmark", "convention", "headline", "n_sentences", "n_pairs", "n_excluded",
+        "blimp", "human_sign", "adc", "adc_auc", "pearson_pairs", "pearson_pairs_p",
+        "spearman_pairs", "spearman_pairs_p", "pearson_sentences", "pearson_sentences_p",
+        "spearman_sentences", "spearman_sentences_p", "standardized", "by_group", "note",
     )  # fmt: skip
-    assert rows.ROW_ONLY_KEYS == ("model", "note")
+    assert rows.ROW_ONLY_KEYS == ("model", "benchmark", "convention", "headline", "note")
+    assert rows.BENCHMARK_ROW_KEYS == (
+        "model", "benchmark", "convention", "headline", "n_units", "n_items", "n_pairs",
+        "pairs", "cloze", "labelled", "note",
+    )  # fmt: skip
+    assert rows.SUMMARY_KEYS == (
+        "model", "convention", "reference", "headlines", "adc", "li_adger_mcc", "files", "note",
+    )  # fmt: skip
+    # the shared keys mean the same in both shapes, at the same places
+    for keys in (rows.ROW_KEYS, rows.BENCHMARK_ROW_KEYS):
+        assert set(rows.SHARED_KEYS) <= set(keys)
+        assert keys[:4] == rows.SHARED_KEYS[:4] and keys[-1] == "note"
+
+
+def test_the_adc_row_headline_is_li_adgers_headline():
+    from li_adger.benchmarks import BENCHMARKS
+
+    # LI-Adger's headline is the BLiMP criterion pooled over its pairs: the ADC row's `blimp`
+    assert (
+        BENCHMARKS["li_adger"].headline.statistic,
+        BENCHMARKS["li_adger"].headline.mean_over,
+    ) == (
+        "blimp",
+        None,
+    )
+    t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], {k: 0.0 for k in SCORES})
+    row = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", convention="slor")
+    # pairs a-b (3 > 1) pass, c-d (0 < 2) fail
+    assert (row["benchmark"], row["convention"], row["headline"]) == ("li_adger", "slor", 0.5)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "label", "convention"),
+    [
+        ({"model": "smollm2", "variant": "logprob", "convention": "default"},
+         "smollm2 (logprob, default)", "default"),
+        ({"model": "smollm2", "variant": "logprob", "convention": "harness"},
+         "smollm2 (logprob, harness)", "harness"),
+        ({"model": "trigram", "kind": "ngram", "variant": "slor"}, "trigram (slor)", "slor"),
+        ({"model": "m", "variant": "x", "convention": "x"}, "m (x)", "x"),
+        ({"format": "adc-scores", "source_format": "csv"}, "unnamed", None),
+    ],
+)  # fmt: skip
+def test_row_label_names_model_variant_and_convention(metadata, label, convention):
+    assert rows.row_label(metadata) == label
+    assert rows.convention_of(metadata) == convention
+
+
+def _npi_result(passed: list[bool], environments: list[str]) -> dict:
+    from metric_adc.family import Outcomes, summarize_outcomes
+
+    n = len(passed)
+    frame = pd.DataFrame(
+        {"environment": environments, "contrast": ["scope"] * n, "paradigm": ["p"] * n,
+         "passed": passed}
+    )  # fmt: skip
+    return summarize_outcomes("npi", Outcomes("npi", pairs=frame))
+
+
+def test_benchmark_row_by_hand():
+    result = _npi_result([True, True, False, True], ["adverbs", "only", "only", "only"])
+    row = rows.benchmark_row(result, model="toy (slor)", convention="slor", n_units=8)
+    assert list(row) == list(rows.BENCHMARK_ROW_KEYS)
+    assert (row["benchmark"], row["headline"], row["n_units"], row["n_items"], row["n_pairs"]) == (
+        "npi", 0.75, 8, 4, 4
+    )  # fmt: skip
+    assert row["pairs"]["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
+    assert (row["cloze"], row["labelled"], row["note"]) == (None, None, None)
+    extra = rows.benchmark_row(result, model="x", note="n", extra={"k": 1})
+    assert list(extra) == [*rows.BENCHMARK_ROW_KEYS, "k"] and extra["note"] == "n"
+
+
+def test_benchmark_row_counts_what_the_headline_counts():
+    from metric_adc.family import Outcomes, summarize_outcomes
+
+    sens = pd.DataFrame({"item_id": ["a", "b", "c"], "set": ["S1", "S1", "S2"],
+                         "condition": ["", "", ""], "passed": [True, False, True],
+                         "passed_thresholded": [False, False, True]})  # fmt: skip
+    cloze = summarize_outcomes("diagnostics", Outcomes("diagnostics", sensitivity=sens))
+    row = rows.benchmark_row(cloze, model="m")
+    # mean over sets: S1 1/2, S2 1/1
+    assert (row["headline"], row["n_items"], row["n_pairs"]) == (0.75, 3, None)
+    lab = pd.DataFrame({"id": list("abcd"), "split": ["x", "x", "y", "y"],
+                        "label": [True, False, True, False],
+                        "predicted": [True, False, True, True]})  # fmt: skip
+    how = {"threshold": "zero", "kind": "cola", "n_folds": None, "seed": None}
+    labelled = summarize_outcomes("cola", Outcomes("cola", labelled=lab, classifier=how))
+    row = rows.benchmark_row(labelled, model="m")
+    # TP 2, FP 1, FN 0, TN 1: MCC 2 / sqrt(3·2·2·1)
+    assert row["headline"] == pytest.approx(2 / math.sqrt(12)) and row["n_items"] == 4
+
+
+def test_summary_row_by_hand():
+    t = pairs.PairTable.from_judgements(
+        ["a", "c"], ["b", "d"], {"a": 1.0, "b": -1.0, "c": 1.0, "d": 0.9}
+    )
+    adc = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy (slor)")
+    npi = rows.benchmark_row(_npi_result([True, False], ["only", "only"]), model="toy (slor)")
+    s = rows.summary_row([adc, npi], model="toy (slor)", convention="slor",
+                         files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
+    assert list(s) == list(rows.SUMMARY_KEYS)
+    assert s["headlines"] == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "diagnostics": None,
+                              "cola": None}  # fmt: skip
+    # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
+    assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
+    with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
+        rows.summary_row([npi, {**npi, "headline": 1.0}], model="toy")
