@@ -109,7 +109,9 @@ def output_path(*, folder: bool) -> Callable[[str], str]:
         while not parent.exists() and parent != parent.parent:
             parent = parent.parent
         if not parent.is_dir():
-            raise argparse.ArgumentTypeError(f"cannot write {text}: {parent} is a file, not a folder")
+            raise argparse.ArgumentTypeError(
+                f"cannot write {text}: {parent} is a file, not a folder"
+            )
         try:  # os.access says yes to root everywhere; a temporary file tells the truth
             with tempfile.TemporaryFile(dir=parent):
                 pass

@@ -129,9 +129,7 @@ def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     try:
         size = path.stat().st_size
         if max_bytes is not None and size > max_bytes:
-            raise InputFileError(
-                f"{name}: file is {size} bytes, larger than max_bytes={max_bytes}"
-            )
+            raise InputFileError(f"{name}: file is {size} bytes, larger than max_bytes={max_bytes}")
         data = path.read_bytes()
     except OSError as exc:
         raise InputFileError(f"{name}: cannot be read ({exc.strerror or exc})") from exc

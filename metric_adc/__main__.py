@@ -71,7 +71,9 @@ def _pairs(kind: str) -> pairs.PairTable:
 def _ceiling_splits(text: str) -> int:
     n = int(text) if text.strip().lstrip("+-").isdigit() else -1
     if n != 0 and n < 2:
-        raise argparse.ArgumentTypeError(f"must be 0 (no human row) or an integer >= 2 (got {text!r})")
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no human row) or an integer >= 2 (got {text!r})"
+        )
     return n
 
 

@@ -88,17 +88,16 @@ def as_numbers(values: ArrayLike, name: str) -> np.ndarray:
         except (TypeError, ValueError):
             arr = None
     else:
-        bad = next(
-            (k for k, v in enumerate(seq) if not _is_number(v) and not _is_nested(v)), None
-        )
+        bad = next((k for k, v in enumerate(seq) if not _is_number(v) and not _is_nested(v)), None)
         if bad is not None:
             raise ValueError(f"{name!r} must be numbers (got {_shown(seq[bad])} at position {bad})")
         try:
             arr = np.asarray(seq, dtype=float)
         except OverflowError:
-            k = next(k for k, v in enumerate(seq) if _is_number(v) and not _fits(v))
+            k = next((k for k, v in enumerate(seq) if _is_number(v) and not _fits(v)), None)
+            where = f"position {k}" if k is not None else _shown(values)
             raise ValueError(
-                f"{name!r} must be finite (got an integer too large for a float at position {k})"
+                f"{name!r} must be finite (got an integer too large for a float at {where})"
             ) from None
         except (TypeError, ValueError):
             arr = None

@@ -158,14 +158,17 @@ def _exponent(*arrays: np.ndarray) -> int:
     return int(np.frexp(top)[1]) if top > 0 else 0
 
 
-def _mean_sd(arr: np.ndarray, name: str) -> tuple[float, float]:
-    """Mean and population standard deviation of finite values (already scaled), or raise if
-    z-scores over them are undefined (fewer than 2 values, or all equal)."""
+def _mean_sd(arr: np.ndarray, name: str, unscaled: np.ndarray) -> tuple[float, float]:
+    """Mean and population standard deviation of finite (scaled) values, or raise if z-scores
+    over them are undefined (fewer than 2 values, or all equal; the message shows a value of
+    ``unscaled``, the values as given)."""
     if arr.size == 0:
         raise ValueError(f"{name!r} is empty: expected at least 2 sentences")
     sd = arr.std()
     if arr.size < 2 or sd == 0 or not np.isfinite(sd):
-        raise ValueError(f"{name!r} are constant (all {float(arr[0])!r}): z-scores are undefined")
+        raise ValueError(
+            f"{name!r} are constant (all {float(unscaled[0])!r}): z-scores are undefined"
+        )
     return arr.mean(), sd
 
 
@@ -173,28 +176,13 @@ def _zscores(arr: np.ndarray, name: str, population: np.ndarray | None = None) -
     """``arr`` z-scored over itself or over ``population``, scaled first by a power of two
     (:func:`_exponent`): z-scores do not change with the scale, the scaling is exact, and no
     sum or square overflows or underflows however large or small the scores."""
-    e = _exponent(arr) if population is None else _exponent(arr, population)
-    scaled = np.ldexp(arr, -e)
-    if population is None:
-        try:
-            mean, sd = _mean_sd(scaled, name)
-        except ValueError:
-            raise ValueError(
-                f"{name!r} are constant (all {float(arr[0])!r}): z-scores are undefined"
-            ) from None
-    else:
-        try:
-            mean, sd = _mean_sd(np.ldexp(population, -e), name)
-        except ValueError as exc:
-            if population.size == 0:
-                raise
-            raise ValueError(
-                f"{name!r} are constant (all {float(population[0])!r}): z-scores are undefined"
-            ) from exc
-    return (scaled - mean) / sd
+    over = arr if population is None else population
+    e = _exponent(arr, over)
+    mean, sd = _mean_sd(np.ldexp(over, -e), name, over)
+    return (np.ldexp(arr, -e) - mean) / sd
 
 
-def zscore(values: ArrayLike) -> np.ndarray:
+def zscore(scores: ArrayLike) -> np.ndarray:
     """Z-score with the population standard deviation (``ddof=0``).
 
     Raises if any value is NaN/inf or if all values are equal (z-scores undefined). Any finite
@@ -211,7 +199,7 @@ def zscore(values: ArrayLike) -> np.ndarray:
     ...
     ValueError: 'scores' are constant (all 2.0): z-scores are undefined
     """
-    return _zscores(as_finite(values, "scores"), "scores")
+    return _zscores(as_finite(scores, "scores"), "scores")
 
 
 def zscore_by_id(
@@ -331,9 +319,15 @@ def _evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, in
     return m[keep], h[keep], int((~keep).sum())
 
 
-def _mean(x: np.ndarray) -> float:
+_NO_PAIRS = (
+    "'model_delta' and 'human_delta' have no evaluable pairs: expected at least 1 pair with a "
+    "human judgement"
+)
+
+
+def _mean(x: np.ndarray, empty: str = _NO_PAIRS) -> float:
     if x.size == 0:
-        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+        raise ValueError(empty)
     return float(np.mean(x))
 
 
@@ -369,7 +363,7 @@ def blimp_accuracy(model_delta: ArrayLike) -> float:
     >>> blimp_accuracy([0.3, 0.0, -1.0, 2.0])
     0.5
     """
-    return _mean(blimp_pass(model_delta))
+    return _mean(blimp_pass(model_delta), "'model_delta' is empty: expected at least 1 pair")
 
 
 def adc_auc(
@@ -408,7 +402,8 @@ def adc_auc_terms(
     d = check_delta(delta_max, "delta_max")
     m, h = _pairs(model_delta, human_delta)
     agree = np.sign(m) == np.sign(h)
-    return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
+    with np.errstate(over="ignore"):  # a tiny delta_max: the ratio is inf, the term 0
+        return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
 
 
 def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
@@ -434,7 +429,7 @@ def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float
     m, h = _pairs(model_delta, human_delta)
     m, h, _ = _evaluable(m, h)
     if m.size == 0:
-        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+        raise ValueError(_NO_PAIRS)
     need = math.ceil(share * m.size - 1e-9)
     err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
     if err.size < need:
@@ -507,8 +502,7 @@ def summarize(
     {'0.5': None, '1.0': None, '5.0': None}
     """
     keys = [repr(d) for d in check_deltas(deltas)]
-    check_delta(auc_max, "auc_max")
-    if math.isinf(auc_max):
+    if math.isinf(check_delta(auc_max, "auc_max")):
         raise ValueError("'auc_max' must be finite (got inf)")
     min_pairs = check_int(min_pairs, "min_pairs", low=1)
     m, h = as_model_and_human(model_delta, human_delta)
@@ -517,8 +511,8 @@ def summarize(
         m, h, n_excluded = _evaluable(m, h)
     if m.size < min_pairs:
         raise ValueError(
-            f"need at least {min_pairs} evaluable pairs (got {m.size}; "
-            f"{n_excluded} excluded for a missing human judgement)"
+            f"'model_delta' has {m.size} evaluable pairs, fewer than 'min_pairs' ({min_pairs}) "
+            f"(got {m.size}; {n_excluded} excluded for a missing human judgement)"
         )
     out: dict = {
         "n_pairs": int(m.size),

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from metric_adc.checks import as_numbers, as_scalar, check_mapping
+from metric_adc.checks import as_ids, as_numbers, as_scalar, check_mapping
 
 __all__ = ["correlation", "sentence_correlation", "spearman_brown"]
 
@@ -94,22 +94,23 @@ def sentence_correlation(
     """
     check_mapping(scores, "scores")
     check_mapping(judgements, "judgements", "sentence id to judgement")
-    keys = [k for k in (scores if ids is None else ids) if k in scores]
+    keys = [k for k in (scores if ids is None else as_ids(ids, "ids")) if k in scores]
     for name, values in (("scores", scores), ("judgements", judgements)):
         bad = next((k for k in keys if k in values and not _number(values[k])), None)
         if bad is not None:
             raise ValueError(
-                f"{name!r} must map ids to numbers (got {values[bad]!r:.80} for id {bad!r})"
+                f"{name!r} must map ids to finite numbers or NaN (got {values[bad]!r:.80} for "
+                f"id {bad!r})"
             )
     return correlation([scores[k] for k in keys], [judgements.get(k, math.nan) for k in keys])
 
 
 def _number(v: object) -> bool:
+    """A real number that is finite or NaN (a missing value)."""
     try:
-        as_scalar(v, "value")
+        return not math.isinf(as_scalar(v, "value"))
     except TypeError:
         return False
-    return True
 
 
 def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:

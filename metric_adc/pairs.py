@@ -322,7 +322,11 @@ def check_texts(
     i, text = ids[k], texts[k]
     n_checked = sum(1 for i in ids if i in dataset_texts)
     owner = next((j for j, t in dataset_texts.items() if _normal(t) == _normal(text)), None)
-    hint = f"; the dataset gives the file's text to id {owner!r}: are the ids shifted?" if owner else ""
+    hint = (
+        f"; the dataset gives the file's text to id {owner!r}: are the ids shifted?"
+        if owner
+        else ""
+    )
     raise ScoresFileError(
         f"{name}: the {field} of id {i!r} is not the dataset's: {text!r:.80} in the file, "
         f"{dataset_texts[i]!r:.80} in the dataset ({len(differ):,} of {n_checked:,} {field}s "

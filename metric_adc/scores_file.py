@@ -329,8 +329,7 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
     where = f"{name} line {lineno}"
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ScoresFileError(
-            f'{where}: expected the metadata record with "format": {FORMAT!r} '
-            f"(got {shown(meta)})"
+            f'{where}: expected the metadata record with "format": {FORMAT!r} (got {shown(meta)})'
         )
     if meta.get("version") != VERSION:
         raise ScoresFileError(
@@ -414,9 +413,7 @@ def read_scores(path: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) 
         text = read_text(path, max_bytes=max_bytes)
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         if not first:
-            raise ScoresFileError(
-                f"{name}: file is empty (expected JSON Lines or CSV 'id,score')"
-            )
+            raise ScoresFileError(f"{name}: file is empty (expected JSON Lines or CSV 'id,score')")
         if first.startswith("{"):
             return _read_jsonl(text, name)
         if "," in first:

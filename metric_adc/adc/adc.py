@@ -71,15 +71,13 @@ Examples:
 _INPUTS = ("predictions_good", "predictions_bad", "references_good", "references_bad")
 
 
-def _column(values, name, n=None):
-    """One input column as floats, NaN where ``None`` (a missing value): ``n`` of them (any
-    number when ``None``); strings, booleans and ±inf are refused naming the argument and the
-    position."""
-    if n is None:
-        try:
-            n = len(values)
-        except TypeError:
-            n = 0  # not a list: the check names the argument
+def _column(values, name):
+    """One input column as floats, NaN where ``None`` (a missing value); strings, booleans and
+    ±inf are refused naming the argument and the position."""
+    try:
+        n = len(values)
+    except TypeError:
+        n = 0  # not a list: the check names the argument
     return as_human_deltas(values, n, name)
 
 
@@ -105,9 +103,35 @@ def _checked_inputs(kwargs, *, blimp):
     for name in names:
         if kwargs.get(name) is None:
             raise TypeError(f"{name!r} is required: one value per pair (got None)")
-        columns[name] = _column(kwargs[name], name, good.size)
+        columns[name] = _column(kwargs[name], name)
+        if columns[name].size != good.size:
+            raise ValueError(
+                f"{name!r} has {columns[name].size} values but 'predictions_good' has "
+                f"{good.size} (one value per pair each)"
+            )
     for name, arr in columns.items():
         out[name] = [None if np.isnan(v) else float(v) for v in arr]
+    return out
+
+
+def _checked_options(kwargs, n):
+    """The options of :meth:`Adc._compute` that are given, checked by their names and made
+    plain (lists of floats, ids or labels); ``n`` is the number of pairs when known."""
+    out = dict(kwargs)
+    if "deltas" in out:
+        out["deltas"] = core.check_deltas(out["deltas"], "deltas")
+    if "auc_max" in out and not np.isfinite(core.check_delta(out["auc_max"], "auc_max")):
+        raise ValueError(f"'auc_max' must be finite (got {out['auc_max']!r})")
+    if "standardize" in out:
+        out["standardize"] = check_bool(out["standardize"], "standardize")
+    if out.get("population") is not None:
+        out["population"] = as_finite(out["population"], "population").tolist()
+    if out.get("groups") is not None:
+        out["groups"] = as_labels(out["groups"], len(out["groups"]) if n is None else n)
+    if out.get("ids_good") is not None or out.get("ids_bad") is not None:
+        ids = _ids(out.get("ids_good"), out.get("ids_bad"), n)
+        half = len(ids) // 2
+        out["ids_good"], out["ids_bad"] = ids[:half], ids[half:]
     return out
 
 
@@ -122,6 +146,7 @@ def _ids(ids_good, ids_bad, n):
     if ids_good is None:
         return [f"{side}{k}" for side in ("good:", "bad:") for k in range(n)]
     ids_good, ids_bad = as_ids(ids_good, "ids_good"), as_ids(ids_bad, "ids_bad")
+    n = len(ids_good) if n is None else n
     if len(ids_good) != n or len(ids_bad) != n:
         raise ValueError(
             f"'ids_good'/'ids_bad' have {len(ids_good)}/{len(ids_bad)} entries, "
@@ -205,6 +230,9 @@ class Adc(evaluate.Metric):
                 )
         if any(k in kwargs for k in _INPUTS):
             kwargs = _checked_inputs(kwargs, blimp=self.config_name == "blimp")
+        # the options too, before evaluate stores the inputs: an error raised later, inside
+        # _compute, makes evaluate's next compute wait a second for its cache lock
+        kwargs = _checked_options(kwargs, len(kwargs.get("predictions_good") or ()) or None)
         return super().compute(**kwargs)
 
     def _compute(
@@ -221,15 +249,9 @@ class Adc(evaluate.Metric):
         groups=None,
         auc_max=core.DEFAULT_AUC_MAX,
     ):
-        deltas = core.check_deltas(deltas, "deltas")
-        if not np.isfinite(core.check_delta(auc_max, "auc_max")):
-            raise ValueError(f"'auc_max' must be finite (got {auc_max!r})")
-        standardize = check_bool(standardize, "standardize")
         good, bad = _floats(predictions_good), _floats(predictions_bad)
         n = good.size
         ids = _ids(ids_good, ids_bad, n)
-        if population is not None:
-            population = as_finite(population, "population")
         if groups is not None:
             groups = as_labels(groups, n, "groups")
         judgements = None
