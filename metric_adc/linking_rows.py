@@ -65,7 +65,8 @@ def has_linking_fields(sf: ScoresFile) -> bool:
 
     Examples
     --------
-    >>> has_linking_fields(ScoresFile({}, ["a"], [1.0]))
+    >>> import numpy as np
+    >>> has_linking_fields(ScoresFile({}, ["a"], np.array([1.0])))
     False
     """
     return all(name in sf.fields for name in LINKING_FIELDS)
@@ -121,7 +122,8 @@ def linking_scores(
 
     Examples
     --------
-    >>> sf = ScoresFile({"model": "m"}, ["a", "b"], [0.0, 0.0], fields={
+    >>> import numpy as np
+    >>> sf = ScoresFile({"model": "m"}, ["a", "b"], np.zeros(2), fields={
     ...     "logprob": [-9.0, -8.0], "unigram_logprob": [-12.0, -10.0], "n_words": [3, 2],
     ...     "n_tokens": [4, 4]})
     >>> linking_scores(sf, "slor")[0], linking_scores(sf, "meanlp")[0]
@@ -174,7 +176,8 @@ def fitted_note(fit: CrossFit) -> str:
     --------
     >>> from metric_adc.linking_fit import FoldFit, MorcelaFit
     >>> fold = FoldFit(0, ("p",), 10, 5, MorcelaFit(0.5, -0.5, 7.5, 0.0))
-    >>> fitted_note(CrossFit([0.0] * 5, [0] * 5, (fold,), 2, 0))
+    >>> import numpy as np
+    >>> fitted_note(CrossFit(np.zeros(5), np.zeros(5, dtype=int), (fold,), 2, 0))
     '(logP − β·logPu + γ) / n_words, β, γ fitted by least squares to the human judgements of LI-Adger by 2-fold cross-validation over its phenomena (seed 0), each fold scored by the fit on the others; β/γ per fold: 1.00/15.0'
     """
     per_fold = ", ".join(f"{f.fit.beta:.2f}/{f.fit.gamma:.1f}" for f in fit.folds)
@@ -207,7 +210,8 @@ def linking_rows(
     --------
     >>> t = PairTable.from_judgements(["a", "c"], ["b", "d"],
     ...                               {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.5})
-    >>> sf = ScoresFile({"model": "m"}, ["a", "b", "c", "d"], [0.0] * 4, fields={
+    >>> import numpy as np
+    >>> sf = ScoresFile({"model": "m"}, ["a", "b", "c", "d"], np.zeros(4), fields={
     ...     "logprob": [-9.0, -8.0, -6.0, -7.0], "unigram_logprob": [-14.0, -10.0, -9.0, -8.0],
     ...     "n_words": [3, 2, 3, 3], "n_tokens": [4, 4, 3, 3]})
     >>> shown, fits = linking_rows(sf, t, ["logprob", "slor"], deltas=[1.0])
