@@ -4,7 +4,8 @@ Usage::
 
     python -m baselines score --model NAME [--kind mlm|causal|ngram|cola] [--dataset li_adger]
                               --out FILE [--device auto|cpu|cuda] [--batch-size N] [--limit N]
-                              [--variant V] [--precision auto|fp32|fp16|bf16] [--threads N]
+                              [--variant V] [--unigram wordfreq|trigram]
+                              [--precision auto|fp32|fp16|bf16] [--threads N]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -25,6 +26,7 @@ import time
 from collections.abc import Sequence
 
 from baselines.interface import KINDS
+from baselines.unigram import UNIGRAM_SOURCES
 
 __all__ = ["build_parser", "main"]
 
@@ -85,7 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--variant",
         help="ngram/causal: logprob, meanlp, penlp (+ normlp, slor for ngram); "
-        "mlm: original, word-l2r; cola: signed-confidence, logit-margin",
+        "mlm: original, word-l2r; cola: signed-confidence, logit-margin; "
+        "causal/mlm: normlp, slor on words of a unigram model (docs/linking.md)",
+    )
+    score.add_argument(
+        "--unigram",
+        choices=UNIGRAM_SOURCES,
+        help="the unigram model of --variant normlp/slor for causal and masked LMs: "
+        "wordfreq (default) or the trigram's unigrams",
     )
     score.add_argument(
         "--precision", choices=("auto", "fp32", "fp16", "bf16"), help="neural models only"
@@ -125,6 +134,7 @@ def _score(args: argparse.Namespace) -> int:
         device=args.device,
         batch_size=args.batch_size,
         precision=args.precision,
+        unigram=args.unigram,
         progress=False,
     )
     loaded = time.perf_counter()

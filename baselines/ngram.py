@@ -217,6 +217,18 @@ class NGramScorer:
         """
         return self._raw(word) > self._logmath.get_zero()
 
+    def unigram_logprob(self, word: str) -> float | None:
+        """The model's unigram natural-log probability of ``word``, ``None`` when out of
+        vocabulary.
+
+        Examples
+        --------
+        >>> s = NGramScorer()
+        >>> round(s.unigram_logprob("the"), 4), s.unigram_logprob("xqzzy")
+        (-3.1993, None)
+        """
+        return self._ln(self._raw(word)) if self.in_vocabulary(word) else None
+
     def tokenize(self, sentence: str) -> list[str]:
         """The words the model sees, out-of-vocabulary words included (see module docs)."""
         words: list[str] = []

@@ -33,6 +33,7 @@ import numpy as np
 
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core, formatting, pairs, rows
+from metric_adc.linking_rows import add_linking_option
 
 __all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
 
@@ -145,6 +146,8 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     from metric_adc.scores_file import read_scores
 
     table = _pairs(args.pairs)
+    if args.linking:  # one row per linking function of the file's fields
+        return _report_linking(args, sf, table)
     standardize = not args.prestandardized
     scored = pairs.model_deltas(bs.scores, table, standardize=standardize)
     baseline = None
@@ -214,9 +217,30 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     return 0
 
 
+def _report_linking(args: argparse.Namespace, sf, table: pairs.PairTable) -> int:
+    """``report --linking``: the file's linking rows (:mod:`metric_adc.linking_rows`), the
+    human row, and how the fitted linking was fitted."""
+    from metric_adc.linking_rows import format_fits, linking_rows
+
+    if args.baseline or args.plots or args.prestandardized:
+        raise ValueError("--linking computes its own scores: drop --baseline, --plots and "
+                         "--prestandardized")  # fmt: skip
+    shown, fits = linking_rows(sf, table, args.linking, deltas=args.delta)
+    human = _human_row(args)
+    shown += [human] if human is not None else []
+    if args.json:
+        print(_dump({"rows": shown, "linking": fits}))
+    elif args.markdown:
+        print(formatting.format_markdown(shown))
+    else:
+        print("\n\n".join(b for b in (formatting.format_table(shown), format_fits(fits)) if b))
+    return 0
+
+
 def run_reproduce(args: argparse.Namespace) -> int:
     """``reproduce``: the thesis's 8 models from ``thesis-outputs/``, then the scores files
     of ``--with`` on the same pairs, then the human split-half row."""
+    from metric_adc.linking_rows import has_linking_fields, linking_rows
     from metric_adc.scores_file import read_scores
 
     table = pairs.thesis_pair_table(args.thesis_dir)
@@ -224,6 +248,9 @@ def run_reproduce(args: argparse.Namespace) -> int:
     shown = rows.thesis_rows(thesis_models, table, deltas=args.delta)
     for path in args.with_scores:
         sf = read_scores(path)
+        if args.linking and has_linking_fields(sf):  # one row per linking function
+            shown += linking_rows(sf, table, args.linking, deltas=args.delta)[0]
+            continue
         shown.append(
             rows.evaluate_on_pairs(
                 sf.as_dict(),
@@ -354,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "z-score neither file again")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
+    add_linking_option(p)
     p.set_defaults(func=run_report)
 
     p = sub.add_parser("reproduce", help="the thesis's 8 models from its outputs")
@@ -363,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "verified lookup of li_adger.sources: ../shared/data/thesis-outputs, cache, download)")  # fmt: skip
     p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
                    help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
+    add_linking_option(p)  # applies to the --with files that carry the linking fields
     p.set_defaults(func=run_reproduce)
 
     p = sub.add_parser("summary", help="one table of models across the benchmarks")

@@ -164,22 +164,28 @@ def _check_results_block(text: str, capsys) -> int:
 
     The rows of the thesis's models and the human row must equal the command's output; the
     block must hold one more row per scores file named in the README's ``reproduce``
-    command (the trigram's row is compared with a fresh run by ``tests/test_readme.py``)."""
+    command, or one per ``--linking`` function for a file that carries the linking fields
+    (the trigram's row is compared with a fresh run by ``tests/test_readme.py``)."""
     block = re.search(r"<!-- results:start -->\n(.*?)<!-- results:end -->", text, re.S)
     assert block is not None, "README.md has no <!-- results:start --> … <!-- results:end --> block"
     readme_rows = _md_rows(block.group(1))
     command = re.search(r"python -m metric_adc reproduce (.*)", text)
     assert command is not None, "README.md does not show the reproduce command of its table"
     files = re.findall(r"\S+\.(?:jsonl|csv)", command.group(1))
+    linking = re.search(r"--linking((?:\s+[a-z]+)+)", command.group(1))
+    linking = linking.group(1).split() if linking else []
     produced = _md_rows(_run(capsys, "reproduce", "--markdown").out)
     assert list(produced) == [*THESIS_MODELS, ceiling.LABEL]
     for model, cells in produced.items():
         assert model in readme_rows, f"README results table lacks the row {model!r}"
         assert readme_rows[model] == cells, f"README row {model!r} differs from the command"
-    assert len(readme_rows) == len(produced) + len(files), (
+    expected = len(produced) + len(files)
+    assert expected <= len(readme_rows) <= expected + len(files) * max(len(linking) - 1, 0), (
         f"README results table has {len(readme_rows)} rows, expected {len(produced)} and one "
-        f"per scores file of its command ({files})"
+        f"per scores file of its command ({files}), or one per linking function ({linking})"
     )
+    for name in linking:
+        assert any(m.endswith(f"({name})") for m in readme_rows), f"no README row for {name!r}"
     return len(produced)
 
 
