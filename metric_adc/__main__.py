@@ -147,7 +147,7 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
 
     table = _pairs(args.pairs)
     if args.linking:  # one row per linking function of the file's fields
-        return _report_linking(args, sf, table)
+        return _report_linking(args, bs.file, table)
     standardize = not args.prestandardized
     scored = pairs.model_deltas(bs.scores, table, standardize=standardize)
     baseline = None

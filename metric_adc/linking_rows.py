@@ -227,9 +227,16 @@ def linking_rows(
             note = fitted_note(fit)
         else:
             note = _unigram_note(sf) if name in ("normlp", "slor") else None
+        # the row names the linking function as a file of that variant would be named
+        metadata = {**sf.metadata, "model": sf.model, "variant": name}
         shown.append(
             rows.evaluate_on_pairs(
-                scores, pairs, model=f"{sf.model} ({name})", deltas=deltas, note=note
+                scores,
+                pairs,
+                model=rows.row_label(metadata),
+                deltas=deltas,
+                note=note,
+                convention=rows.convention_of(metadata),
             )
         )
     return shown, fits
