@@ -19,6 +19,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 __all__ = [
+    "ANNOTATE_MAX_ROWS",
     "FAIL",
     "HEATMAP_CMAP",
     "OKABE_ITO",
@@ -50,6 +51,10 @@ colour-vision deficiency, and their markers differ too."""
 
 HEATMAP_CMAP = "cividis"
 """Colour map of the heatmaps: perceptually uniform and colour-blind safe (Nuñez et al. 2018)."""
+
+ANNOTATE_MAX_ROWS = 40
+"""A heatmap writes each cell's value when it has at most this many rows (more would make a
+150-row figure slow to draw; its colours and the tables carry the values)."""
 
 _LINE_STYLES = ("-", "--", "-.", ":")
 # curves cycle through the palette and then line styles, so that every curve of up to 24
@@ -192,22 +197,30 @@ def level_heatmap(
     value_label: str = "share passing",
 ) -> Figure:
     """A labelled heatmap: ``rows`` (e.g. phenomena, one per line) × ``columns`` (models),
-    each cell a share in [0, 1] in :data:`HEATMAP_CMAP`, with its value written in it when
-    the cells are large enough. The figure grows with the rows so that every label stays
-    readable (the page scrolls it); missing cells (NaN) are left blank.
+    each cell a share in [0, 1] in :data:`HEATMAP_CMAP`, its value written in it when there
+    are at most :data:`ANNOTATE_MAX_ROWS` rows. The figure grows with the rows so that every
+    label stays readable (the page scrolls it); missing cells (NaN) are left blank. The axes
+    are placed by hand (no layout engine), which keeps a 150-row figure fast to draw.
 
     Examples
     --------
     >>> f = level_heatmap(np.array([[0.5, 1.0]]), ["p1"], ["m1", "m2"], title="t")
     >>> [t.get_text() for t in f.axes[0].get_yticklabels()], f.axes[0].get_title()
     (['p1'], 't')
+    >>> [t.get_text() for t in f.axes[0].texts]
+    ['0.50', '1.00']
     """
     n_rows, n_cols = matrix.shape
-    label_width = max((len(r) for r in rows), default=10) * 0.065
-    width = min(18.0, 2.2 + label_width + 0.55 * n_cols)
-    height = 1.7 + 0.2 * n_rows + 0.08 * max((len(c) for c in columns), default=0)
-    fig = _figure(width, height)
-    ax = fig.add_subplot()
+    char = 0.062  # inches per character of an 8-point label
+    left = 0.3 + char * max((len(r) for r in rows), default=8)
+    top = 0.6 + 0.7 * char * max((len(c) for c in columns), default=8)
+    bottom, cell_h, cell_w = 1.05, 0.2, 0.62
+    width = min(18.0, left + 0.4 + max(cell_w * n_cols, 2.5))
+    height = top + bottom + cell_h * n_rows
+    fig = Figure(figsize=(width, height), dpi=100)
+    ax = fig.add_axes(
+        (left / width, bottom / height, (width - left - 0.4) / width, cell_h * n_rows / height)
+    )
     im = ax.imshow(
         np.ma.masked_invalid(matrix), aspect="auto", cmap=HEATMAP_CMAP, vmin=0, vmax=1,
         interpolation="nearest",
@@ -218,12 +231,12 @@ def level_heatmap(
         rotation_mode="anchor",
     )  # fmt: skip
     ax.xaxis.set_ticks_position("top")
-    if n_cols <= 16:
+    if n_rows <= ANNOTATE_MAX_ROWS:
         for (i, j), v in np.ndenumerate(matrix):
             if np.isfinite(v):
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
                         color="black" if v > 0.55 else "white")  # fmt: skip
-    ax.set_title(title, fontsize=10)
-    fig.colorbar(im, ax=ax, location="bottom", fraction=min(0.08, 0.35 / height), pad=0.01,
-                 aspect=40, label=value_label)  # fmt: skip
+    ax.set_title(title, fontsize=10)  # placed above the column labels
+    cax = fig.add_axes((left / width, 0.72 / height, (width - left - 0.4) / width, 0.12 / height))
+    fig.colorbar(im, cax=cax, orientation="horizontal", label=value_label)
     return fig

@@ -11,7 +11,7 @@ at once (:class:`Kept`). Where the file goes:
   ``kept/``, uploaded through ``huggingface_hub.HfApi``; the app downloads those files at
   start-up (:meth:`HubStore.fetch`).
 
-A name is kept once: keeping a name already on the leaderboard (or a file of the same name in
+The units' texts are left out of a kept file (its ids name them). A name is kept once: keeping a name already on the leaderboard (or a file of the same name in
 the store) is refused, never replaced from the page, so that nobody can overwrite another's
 entry; to replace a kept model, remove its file from the store and restart.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from li_adger.atomic import atomic_write_bytes
-from metric_adc.scores_file import ScoresFile, write_scores
+from metric_adc.scores_file import RECORD_FIELDS, ScoresFile, write_scores
 from space.entries import KIND_KEPT
 from space.shipped import slug
 
@@ -41,6 +41,7 @@ __all__ = [
     "LocalStore",
     "Store",
     "kept_name",
+    "scores_only",
     "write_kept",
 ]
 
@@ -82,6 +83,23 @@ def kept_name(metadata: dict) -> str | None:
     return str(kept["name"]) if isinstance(kept, dict) and kept.get("name") else None
 
 
+def scores_only(sf: ScoresFile) -> ScoresFile:
+    """``sf`` without the units' texts (``sentence``, ``context``, ``completion``): the ids name
+    the units, and a kept file never republishes a benchmark's sentences. What the scorer
+    measured (``rank``, ``top``, lengths, log-probabilities) is kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({}, ["a"], np.array([1.0]), ["A."], {"sentence": ["A."], "rank": [2]})
+    >>> s = scores_only(sf)
+    >>> s.sentences, s.fields
+    (None, {'rank': [2]})
+    """
+    fields = {k: v for k, v in sf.fields.items() if RECORD_FIELDS.get(k) != "text"}
+    return ScoresFile(sf.metadata, sf.ids, sf.scores, None, fields)
+
+
 def write_kept(
     path: str | Path,
     sf: ScoresFile,
@@ -91,8 +109,9 @@ def write_kept(
     file: str,
     date: dt.date | None = None,
 ) -> Path:
-    """Write ``sf`` as a kept scores file: its records and metadata, with ``dataset`` set to
-    ``benchmark`` and the ``kept`` record (``name``, ``date`` (default today, UTC), ``file``).
+    """Write ``sf`` as a kept scores file: its records (without the units' texts,
+    :func:`scores_only`) and metadata, with ``dataset`` set to ``benchmark`` and the ``kept``
+    record (``name``, ``date`` (default today, UTC), ``file``).
 
     Examples
     --------
@@ -106,6 +125,7 @@ def write_kept(
     ({'name': 'mine', 'date': '2026-01-02', 'file': 'm.csv'}, 'li_adger', {'a': 1.0, 'b': 2.0})
     """
     date = date or dt.datetime.now(dt.UTC).date()
+    sf = scores_only(sf)
     metadata = {k: v for k, v in sf.metadata.items() if k not in ("format", "version")}
     metadata.update(
         dataset=benchmark, **{KEPT_KEY: {"name": name, "date": date.isoformat(), "file": file}}

@@ -27,6 +27,7 @@ from space.entries import (
     model_name,
     unique_name,
 )
+from space.store import scores_only
 
 __all__ = [
     "LI_ADGER",
@@ -57,7 +58,9 @@ class UploadError(ValueError):
 class Upload:
     """One evaluated upload of a session: the benchmark, the model's entry (a
     :class:`~space.entries.ModelEntry` on LI-Adger, else a
-    :class:`~space.benchmark_data.FamilyEntry`), the scores file and its file name."""
+    :class:`~space.benchmark_data.FamilyEntry`), the scores file without the units' texts
+    (:func:`space.store.scores_only`: a session holds no more than it needs) and its file
+    name."""
 
     benchmark: str
     entry: ModelEntry | FamilyEntry
@@ -182,7 +185,7 @@ def evaluate_upload(
         raise UploadError(f"{path.name}: {exc}") from None
     except ValueError as exc:
         raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
-    return Upload(bench, entry, sf, path.name)
+    return Upload(bench, entry, scores_only(sf), path.name)
 
 
 def _readable(message: str, path: Path) -> str:

@@ -330,6 +330,20 @@ def test_a_kept_upload_is_written_atomically_with_name_date_and_file(toy, tmp_pa
     assert sf.as_dict() == u.sf.as_dict()
 
 
+def test_a_kept_file_holds_no_sentence(offline, tmp_path, li_adger_sentences):
+    path = tmp_path / "wc.jsonl"
+    records = [{**r, "sentence": s, "n_words": len(s.split())}
+               for r, (_, s) in zip(_word_count(li_adger_sentences), li_adger_sentences,
+                                    strict=True)]  # fmt: skip
+    write_scores(path, records, {"model": "wc"})
+    u = evaluate_upload(path, offline, [])
+    kept = Kept(LocalStore(tmp_path / "results"))
+    kept.keep("li_adger", u.entry, u.sf, name="wc", file="wc.jsonl", taken=set())
+    text = (tmp_path / "results" / "wc.jsonl").read_text()
+    assert "Kerry attempted to study physics." not in text and '"sentence"' not in text
+    assert read_scores(tmp_path / "results" / "wc.jsonl").fields["n_words"][0] == 5
+
+
 def test_a_kept_upload_is_on_the_leaderboard_after_a_restart(tmp_path, li_adger_sentences):
     folder = tmp_path / "results"
     data = load_space_data(folder, thesis=False)
