@@ -19,7 +19,14 @@ from space.entries import ModelEntry, SpaceData
 from space.explorer import ALL, explore_pairs
 from space.leaderboard import ceiling_frame, leaderboard_frame, styled
 from space.store import KeepError
-from space.upload import LI_ADGER, Upload, UploadError, evaluate_upload, upload_summary
+from space.upload import (
+    LI_ADGER,
+    Upload,
+    UploadError,
+    evaluate_upload,
+    taken_names,
+    upload_summary,
+)
 
 __all__ = [
     "NONE",
@@ -277,11 +284,10 @@ def keep(data: SpaceData, choice: str | None, uploads: list[Upload]):
     if data.kept is None:
         return "⚠️ **Not kept:** keeping is switched off here.", uploads, _keep_choices(uploads)
     others = [x for x in uploads if x is not u]
-    taken = {m.name for m in data.shared_models()}
-    for b in data.benchmarks.values():
-        taken |= {e.name for e in b.entries}
     try:
-        data.kept.keep(u.benchmark, u.entry, u.sf, name=u.name, file=u.file, taken=taken)
+        data.kept.keep(
+            u.benchmark, u.entry, u.sf, name=u.name, file=u.file, taken=taken_names(data, [])
+        )
     except KeepError as exc:
         return f"⚠️ **Not kept:** {exc}", uploads, _keep_choices(uploads)
     status = (
