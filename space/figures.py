@@ -212,15 +212,17 @@ def level_heatmap(
     """
     n_rows, n_cols = matrix.shape
     char = 0.062  # inches per character of an 8-point label
+    longest_column = max((len(c) for c in columns), default=8)
     left = 0.3 + char * max((len(r) for r in rows), default=8)
-    top = 0.6 + 0.7 * char * max((len(c) for c in columns), default=8)
+    right = 0.3 + 0.82 * char * longest_column  # the last column's label, rotated to the right
+    top = 0.6 + 0.58 * char * longest_column
     bottom, cell_h, cell_w = 1.05, 0.2, 0.62
-    width = min(18.0, left + 0.4 + max(cell_w * n_cols, 2.5))
+    cells = max(cell_w * n_cols, 2.5, 0.085 * len(title) - left)  # the title fits above
+    width = min(18.0, left + right + cells)
     height = top + bottom + cell_h * n_rows
     fig = Figure(figsize=(width, height), dpi=100)
-    ax = fig.add_axes(
-        (left / width, bottom / height, (width - left - 0.4) / width, cell_h * n_rows / height)
-    )
+    inner = (width - left - right) / width
+    ax = fig.add_axes((left / width, bottom / height, inner, cell_h * n_rows / height))
     im = ax.imshow(
         np.ma.masked_invalid(matrix), aspect="auto", cmap=HEATMAP_CMAP, vmin=0, vmax=1,
         interpolation="nearest",
@@ -237,6 +239,6 @@ def level_heatmap(
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
                         color="black" if v > 0.55 else "white")  # fmt: skip
     ax.set_title(title, fontsize=10)  # placed above the column labels
-    cax = fig.add_axes((left / width, 0.72 / height, (width - left - 0.4) / width, 0.12 / height))
+    cax = fig.add_axes((left / width, 0.72 / height, inner, 0.12 / height))
     fig.colorbar(im, cax=cax, orientation="horizontal", label=value_label)
     return fig
