@@ -243,7 +243,9 @@ class ScorerFactory:
 
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
-    "causal": ScorerFactory(_causal, ("variant", "device", "precision"), ("batch_size",)),
+    "causal": ScorerFactory(
+        _causal, ("variant", "device", "precision", "convention"), ("batch_size",)
+    ),
     "mlm": ScorerFactory(_mlm, ("variant", "device", "precision"), ("progress",)),
     "cola": ScorerFactory(_cola, ("variant", "device", "precision"), ("batch_size", "progress")),
 }
@@ -258,13 +260,15 @@ def build_scorer(
     device: str = "auto",
     batch_size: int | None = None,
     precision: str | None = None,
+    convention: str | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
 
     ``variant`` is the kind's own choice: a linking function for ``ngram`` (default
     ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
-    ``signed-confidence``/``logit-margin`` for ``cola``. ``None`` options take the scorer's
+    ``signed-confidence``/``logit-margin`` for ``cola``; ``convention`` is the causal scorer's
+    (``default`` or ``harness``, :mod:`baselines.causal`). ``None`` options take the scorer's
     defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.
@@ -281,7 +285,12 @@ def build_scorer(
     """
     kind = resolve_kind(model, kind)
     factory = SCORER_FACTORIES[kind]
-    given = {"variant": variant, "device": device, "precision": precision}
+    given = {
+        "variant": variant,
+        "device": device,
+        "precision": precision,
+        "convention": convention,
+    }
     options = {name: value for name, value in given.items() if value is not None}
     for name, value in options.items():
         if name not in factory.options:
