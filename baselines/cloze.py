@@ -76,9 +76,7 @@ def top_indices(values: np.ndarray, candidates: np.ndarray, k: int) -> list[int]
 def _word_start_marker(tokenizer: Any) -> str | None:
     """The marker a sub-word tokenizer puts on a word after a space, or ``None``."""
     tokens = tokenizer.tokenize("a b")
-    if len(tokens) >= 2 and tokens[-1][:1] in WORD_START_MARKERS:
-        return tokens[-1][0]
-    return None
+    return next((t[0] for t in tokens if t[:1] in WORD_START_MARKERS), None)
 
 
 def word_start_mask(tokenizer: Any, size: int) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The one small interface every scorer implements: sentences in, one score per sentence out.
 
-A scorer turns a batch of sentences into per-sentence scores. Where a model defines
+A scorer turns a batch of sentences into per-sentence scores; a language model also scores
+cloze units (:class:`ClozeScorer`: a completion given the context before its blank). Where a model defines
 per-token log-probabilities (n-gram, causal and masked LMs), it also exposes them, so the
 reduction from tokens to a sentence score is explicit and replaceable (see ``linking.py``).
 
