@@ -71,6 +71,7 @@ __all__ = [
     "load_shipped_entries",
     "load_space_data",
     "load_thesis_entries",
+    "scores_files",
 ]
 
 log = logging.getLogger(__name__)
@@ -159,18 +160,37 @@ class ResultsFolder:
     skipped: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
-def _scores_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+def scores_files(folder: str | os.PathLike) -> list[Path]:
+    """The scores files in ``folder`` and its subfolders (``results/<model>/<benchmark>.jsonl``
+    as ``python -m baselines score --dataset all`` writes them), sorted; hidden files and
+    folders and partial files skipped; a missing folder holds none.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for name in ("a.jsonl", "m/blimp.jsonl", "m/blimp.jsonl.0123.partial", ".hid.jsonl"):
+    ...     (root / name).parent.mkdir(exist_ok=True)
+    ...     _ = (root / name).write_text("")
+    >>> [p.relative_to(root).as_posix() for p in scores_files(root)]
+    ['a.jsonl', 'm/blimp.jsonl']
+    >>> scores_files(root / "missing")
+    []
+    """
+    root = Path(folder)
+    if not root.is_dir():
         return []
     return sorted(
         p
-        for p in folder.iterdir()
-        if p.suffix in SCORES_SUFFIXES and p.is_file() and not p.name.startswith(".")
+        for p in root.rglob("*")
+        if p.suffix in SCORES_SUFFIXES
+        and p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
     )
 
 
 def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
-    """Every valid scores file in ``folder`` (not recursive; hidden files skipped), by the
+    """Every valid scores file in ``folder`` (:func:`scores_files`: with its subfolders), by the
     benchmark its ``dataset`` metadata names (LI-Adger when it names none, e.g. a CSV).
 
     A missing folder holds nothing. A file that fails validation or evaluation, or names a
@@ -184,7 +204,7 @@ def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
     ([], {}, [])
     """
     out = ResultsFolder()
-    for path in _scores_files(Path(folder)):
+    for path in scores_files(folder):
         try:
             sf = read_scores(path)
             bench = str(sf.metadata.get("dataset") or shipped.LI_ADGER)

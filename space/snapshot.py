@@ -28,7 +28,7 @@ from metric_adc.scores_file import ScoresFile, ScoresFileError, read_scores
 from space import shipped
 from space.benchmark_data import family_entry_from_scores
 from space.entries import KIND_SHIPPED, model_name
-from space.loaders import FAMILY, compute_ceiling
+from space.loaders import FAMILY, compute_ceiling, scores_files
 
 __all__ = ["main", "snapshot_file", "snapshot_references"]
 
@@ -90,18 +90,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     source = Path(args.source)
     if not source.is_dir():
         p.error(f"--from {source}: not a folder")
-    files = sorted(
-        f for f in source.iterdir() if f.suffix in (".jsonl", ".csv") and not f.name.startswith(".")
-    )
+    files = scores_files(source)
     refused = 0
     for f in files:
         try:
             written = snapshot_file(f, read_scores(f), args.to)
         except (ScoresFileError, ValueError, SourceNotFoundError, ChecksumError) as exc:
-            print(f"refused {f.name}: {exc}", file=sys.stderr)
+            print(f"refused {f}: {exc}", file=sys.stderr)
             refused += 1
             continue
-        print(f"{f.name} → {', '.join(str(w) for w in written)}")
+        print(f"{f} → {', '.join(str(w) for w in written)}")
     try:
         for w in snapshot_references(args.to):
             print(f"references → {w}")
