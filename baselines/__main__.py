@@ -1,15 +1,21 @@
-"""Command line: score a dataset with a model and write one scores file.
+"""Command line: score a benchmark (or all of them) with a model and write scores files.
 
 Usage::
 
-    python -m baselines score --model NAME [--kind mlm|causal|ngram|cola] [--dataset li_adger]
-                              --out FILE [--device auto|cpu|cuda] [--batch-size N] [--limit N]
-                              [--variant V] [--precision auto|fp32|fp16|bf16] [--threads N]
+    python -m baselines score --model NAME [--kind mlm|causal|ngram|cola]
+                              [--dataset li_adger|blimp|npi|diagnostics|cola|all|FILE]
+                              --out FILE_OR_FOLDER [--convention default|harness]
+                              [--device auto|cpu|cuda] [--batch-size N] [--limit N]
+                              [--variant V] [--unigram wordfreq|trigram]
+                              [--precision auto|fp32|fp16|bf16] [--threads N]
                               [--fresh] [--quiet]
     python -m baselines models
 
-``score`` caches scores as it goes; rerunning the same command after an interruption resumes
-(``--fresh`` starts over). ``models`` lists the built-in offline models.
+``score`` writes one scores file per benchmark; with ``--dataset all`` ``--out`` is a folder
+and each benchmark goes to ``<out>/<benchmark>.jsonl`` (a benchmark whose units the model
+cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Scores
+are cached as they go; rerunning the same command after an interruption resumes (``--fresh``
+starts over). ``models`` lists the built-in offline models.
 
 Examples
 --------
@@ -23,8 +29,10 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from baselines.interface import KINDS
+from baselines.unigram import UNIGRAM_SOURCES
 
 __all__ = ["build_parser", "main"]
 
@@ -72,20 +80,40 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--dataset",
         default="li_adger",
-        help="'li_adger' (default) or a .csv/.jsonl/.parquet file with columns id and sentence",
+        help="a benchmark (li_adger, the default; blimp, npi, diagnostics, cola), 'all' of "
+        "them, or a .csv/.jsonl/.parquet file with columns id and sentence",
     )
-    score.add_argument("--out", required=True, help="the scores file to write (JSON Lines)")
+    score.add_argument(
+        "--out",
+        required=True,
+        help="the scores file to write (JSON Lines); with --dataset all, a folder that gets "
+        "<benchmark>.jsonl per benchmark",
+    )
+    score.add_argument(
+        "--convention",
+        choices=("default", "harness"),
+        help="causal LMs: how text becomes scored tokens — the documented default, or "
+        "lm-evaluation-harness's (BOS, else EOS, as the only context; a space before the "
+        "sentence)",
+    )
     score.add_argument("--device", default="auto", help="auto (default), cpu, cuda or cuda:N")
     score.add_argument(
         "--batch-size", type=_positive_int, help="sentences per batch (default: per model)"
     )
     score.add_argument(
-        "--limit", type=_positive_int, help="score only the first N sentences of the dataset"
+        "--limit", type=_positive_int, help="score only the first N units of each dataset"
     )
     score.add_argument(
         "--variant",
         help="ngram/causal: logprob, meanlp, penlp (+ normlp, slor for ngram); "
-        "mlm: original, word-l2r; cola: signed-confidence, logit-margin",
+        "mlm: original, word-l2r; cola: signed-confidence, logit-margin; "
+        "causal/mlm: normlp, slor on words of a unigram model (docs/linking.md)",
+    )
+    score.add_argument(
+        "--unigram",
+        choices=UNIGRAM_SOURCES,
+        help="the unigram model of --variant normlp/slor for causal and masked LMs: "
+        "wordfreq (default) or the trigram's unigrams",
     )
     score.add_argument(
         "--precision", choices=("auto", "fp32", "fp16", "bf16"), help="neural models only"
@@ -108,15 +136,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _score(args: argparse.Namespace) -> int:
     from baselines.registry import build_scorer, default_batch_size, resolve_kind
-    from baselines.run import dataset_metadata, load_sentences, score_to_file
+    from baselines.run import DATASETS, can_score, dataset_metadata, load_units, score_to_file
 
     if args.threads is not None:
         import torch
 
         torch.set_num_threads(args.threads)
-    ids, sentences = load_sentences(args.dataset)
-    if args.limit is not None:
-        ids, sentences = ids[: args.limit], sentences[: args.limit]
+    every = args.dataset == "all"
+    if every and Path(args.out).is_file():
+        raise ValueError(f"with --dataset all, --out must be a folder (got the file {args.out})")
+    start = time.perf_counter()
+    # one named dataset is read before the model is loaded: a bad name fails at once
+    first = None if every else load_units(args.dataset)
+    data_seconds = time.perf_counter() - start
     start = time.perf_counter()
     scorer = build_scorer(
         args.model,
@@ -125,33 +157,50 @@ def _score(args: argparse.Namespace) -> int:
         device=args.device,
         batch_size=args.batch_size,
         precision=args.precision,
+        unigram=args.unigram,
+        convention=args.convention,
         progress=False,
     )
-    loaded = time.perf_counter()
     batch_size = args.batch_size or default_batch_size(
         args.model, resolve_kind(args.model, args.kind)
     )
-    out = score_to_file(
-        scorer,
-        ids,
-        sentences,
-        args.out,
-        dataset=args.dataset,
-        batch_size=batch_size,
-        progress=not args.quiet,
-        resume=not args.fresh,
-        extra_metadata={
-            **dataset_metadata(args.dataset),
-            **({"limit": args.limit} if args.limit is not None else {}),
-        },
-    )
-    done = time.perf_counter()
-    print(
-        f"wrote {len(ids)} scores to {out} "
-        f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
-        f"load {loaded - start:.1f} s, scoring {done - loaded:.1f} s)",
-        file=sys.stderr,
-    )
+    print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    for dataset in DATASETS if every else (args.dataset,):
+        start = time.perf_counter()
+        units = first if first is not None else load_units(dataset)
+        if not can_score(scorer, units.form):
+            reason = (
+                f"{dataset} has {units.form} units, which the {scorer.kind} scorer "
+                f"{scorer.name} cannot score"
+            )
+            if not every:
+                raise ValueError(f"{reason}; use a causal, masked or n-gram language model")
+            print(f"skipping {reason}", file=sys.stderr)
+            continue
+        if args.limit is not None:
+            units = units.head(args.limit)
+        loaded = time.perf_counter()
+        out = score_to_file(
+            scorer,
+            units.ids,
+            units.texts,
+            Path(args.out) / f"{dataset}.jsonl" if every else args.out,
+            dataset=dataset,
+            batch_size=batch_size,
+            progress=not args.quiet,
+            resume=not args.fresh,
+            extra_metadata={
+                **dataset_metadata(dataset),
+                **({"limit": args.limit} if args.limit is not None else {}),
+            },
+        )
+        done = time.perf_counter()
+        print(
+            f"wrote {len(units.ids)} scores to {out} "
+            f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
+            f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
+            file=sys.stderr,
+        )
     return 0
 
 

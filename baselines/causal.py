@@ -19,10 +19,30 @@ Conventions (they change the numbers, so they are fixed and tested):
 * **Too long.** A sentence whose tokens plus the context token exceed the model's maximum
   positions is an error naming the sentence; it is never truncated silently.
 
+Those are the ``"default"`` convention. ``convention="harness"`` reproduces
+lm-evaluation-harness's scoring of a (context, continuation) request exactly
+(``lm_eval.api.model.TemplateLM.loglikelihood`` and ``_encode_pair``; ``HFLM.prefix_token_id``):
+
+* **A sentence** (the harness's BLiMP task: empty context, continuation ``" " + sentence``)
+  is tokenised with a leading space and without special tokens and scored after the
+  tokenizer's BOS token, else its EOS token (``context_token`` must stay ``"auto"``); when the
+  sentence's first token *is* that token, it becomes the context and is not scored.
+* **A cloze unit** (context, completion): ``context + " " + completion`` is encoded whole with
+  the tokenizer's own special tokens, the context alone likewise, and the whole encoding is
+  split after the context's length; the tokens after the split are scored.
+
+**Cloze units** (:meth:`CausalLMScorer.score_cloze`, either convention): the completion follows
+the context after one space; ``score`` is the sum of the completion's token log-probabilities
+(the chain rule), ``rank`` the rank of its first token among the tokens that can start a word
+(:func:`baselines.cloze.word_start_mask`) in the next-token distribution after the context,
+``top`` the five most probable of those. In the default convention the context is encoded as a
+sentence is (the context token, then ``context + " " + completion`` tokenised whole without
+special tokens and split after the context's own tokens).
+
 Examples
 --------
->>> CAUSAL_VARIANTS
-('logprob', 'meanlp', 'penlp')
+>>> CAUSAL_VARIANTS, CONVENTIONS
+(('logprob', 'meanlp', 'penlp'), ('default', 'harness'))
 """
 
 from __future__ import annotations
@@ -31,13 +51,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from baselines.cloze import TokenCandidates
 from baselines.hf import library_versions, max_sequence_length
-from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
+from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.linking import check_linking_name
 
-__all__ = ["CAUSAL_VARIANTS", "CausalLMScorer", "resolve_context_token"]
+__all__ = ["CAUSAL_VARIANTS", "CONVENTIONS", "CausalLMScorer", "resolve_context_token"]
 
 CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
+CONVENTIONS: tuple[str, ...] = ("default", "harness")
+"""How text becomes scored tokens: this project's documented default, or
+lm-evaluation-harness's (see the module docs)."""
 
 
 def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[str, int]:
@@ -88,6 +112,8 @@ class CausalLMScorer:
         Sentences per forward pass.
     context_token:
         ``"auto"`` or a token string; see the module docs.
+    convention:
+        ``"default"`` or ``"harness"`` (lm-evaluation-harness's scoring); see the module docs.
     name:
         The model name written to the scores file (default: ``model_name_or_path``).
     extra_metadata:
@@ -118,6 +144,13 @@ class CausalLMScorer:
     Traceback (most recent call last):
     ...
     ValueError: sentences[0] is too long for tiny: 9 tokens with the context token, ...
+
+    A cloze unit: the completion's log-probability after the context, its rank among the
+    words the model could put there, and its top predictions:
+
+    >>> record = scorer.score_cloze(["the keys are"], ["lost"])[0]
+    >>> sorted(record), 1 <= record["rank"] <= 5, len(record["top"])
+    (['rank', 'score', 'top'], True, 5)
     """
 
     kind = "causal"
@@ -131,6 +164,7 @@ class CausalLMScorer:
         precision: str = "auto",
         batch_size: int = 16,
         context_token: str = "auto",
+        convention: str = "default",
         name: str | None = None,
         extra_metadata: Mapping[str, Any] | None = None,
     ) -> None:
@@ -139,6 +173,7 @@ class CausalLMScorer:
         from baselines.device import inference_dtype, resolve_device
 
         check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        _check_convention(convention, context_token)
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
@@ -151,6 +186,7 @@ class CausalLMScorer:
             variant=variant,
             batch_size=batch_size,
             context_token=context_token,
+            convention=convention,
             extra_metadata=extra_metadata,
         )
 
@@ -164,6 +200,7 @@ class CausalLMScorer:
         variant: str = "logprob",
         batch_size: int = 16,
         context_token: str = "auto",
+        convention: str = "default",
         extra_metadata: Mapping[str, Any] | None = None,
     ) -> CausalLMScorer:
         """A scorer around an already loaded model and tokenizer (neither is modified,
@@ -177,6 +214,7 @@ class CausalLMScorer:
             variant=variant,
             batch_size=batch_size,
             context_token=context_token,
+            convention=convention,
             extra_metadata=extra_metadata,
         )
         return scorer
@@ -190,10 +228,12 @@ class CausalLMScorer:
         variant: str,
         batch_size: int,
         context_token: str,
+        convention: str,
         extra_metadata: Mapping[str, Any] | None,
     ) -> None:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
+        _check_convention(convention, context_token)
         self._linking = check_linking_name(variant, allowed=CAUSAL_VARIANTS)
         self.model = model.eval()
         self.tokenizer = tokenizer
@@ -201,34 +241,105 @@ class CausalLMScorer:
         self.variant = variant
         self.reduction = self._linking.reduction
         self.batch_size = batch_size
+        self.convention = convention
         self.context_token, self.context_token_id = resolve_context_token(tokenizer, context_token)
         self.max_length = max_sequence_length(model.config, tokenizer)
         self._extra = dict(extra_metadata or {})
+        self._candidates = TokenCandidates(tokenizer)
+
+    # -- encoding: text → token ids and where the scored tokens start -------------------------
+
+    def _check_length(self, ids: list[int], field: str, text: str) -> list[int]:
+        if self.max_length is not None and len(ids) > self.max_length:
+            raise ValueError(
+                f"{field} is too long for {self.name}: {len(ids)} tokens with the "
+                f"context token, the model allows at most {self.max_length} "
+                f"(it starts {text[:60]!r})"
+            )
+        return ids
 
     def _encode(self, sentences: Sequence[str]) -> list[list[int]]:
-        """Context token + sentence tokens for each sentence; raise on empty or too long."""
+        """The token ids of each sentence, led by its context: only the first is not scored.
+
+        Default: the context token, then the sentence's tokens. Harness: the harness's prefix
+        token (BOS, else EOS), then the tokens of ``" " + sentence`` — or those tokens alone
+        when the first of them is the prefix token (it is then the context).
+        """
         encoded = []
         for i, sentence in enumerate(check_sentences(sentences)):
-            ids = self.tokenizer(sentence, add_special_tokens=False)["input_ids"]
+            text = sentence if self.convention == "default" else " " + sentence
+            ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
             if not ids:
                 raise ValueError(f"sentences[{i}] has no tokens (got {sentence!r})")
-            ids = [self.context_token_id, *ids]
-            if self.max_length is not None and len(ids) > self.max_length:
+            if self.convention == "default" or ids[0] != self.context_token_id:
+                ids = [self.context_token_id, *ids]
+            elif len(ids) == 1:
                 raise ValueError(
-                    f"sentences[{i}] is too long for {self.name}: {len(ids)} tokens with the "
-                    f"context token, the model allows at most {self.max_length} "
-                    f"(sentence starts {sentence[:60]!r})"
+                    f"sentences[{i}] is only the harness's prefix token, so nothing is left to "
+                    f"score (got {sentence!r})"
                 )
-            encoded.append(ids)
+            encoded.append(self._check_length(ids, f"sentences[{i}]", sentence))
         return encoded
 
-    def _logprobs(self, encoded: list[list[int]]) -> list[list[float]]:
-        """Log-probability of every token after the first, for each id list, in order."""
+    def _harness_encode(self, text: str) -> list[int]:
+        """``HFLM.tok_encode``: the tokenizer's own special tokens, unless the text already
+        starts with the prefix token."""
+        if text.startswith(self.tokenizer.decode(self.context_token_id)):
+            return self.tokenizer.encode(text, add_special_tokens=False)
+        return self.tokenizer.encode(text)
+
+    def _encode_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> tuple[list[list[int]], list[int]]:
+        """Token ids of each context + completion, and where the completion's tokens start.
+
+        The text is encoded whole and split after the context's own encoding (the harness's
+        ``_encode_pair``); the default convention puts its context token in front and adds no
+        special tokens.
+        """
+        contexts, completions = check_cloze(contexts, completions)
+        encoded, starts = [], []
+        for i, (context, completion) in enumerate(zip(contexts, completions, strict=True)):
+            continuation = " " + completion
+            spaces = len(context) - len(context.rstrip())
+            if spaces:  # the harness moves trailing spaces of the context to the continuation
+                context, continuation = context[:-spaces], context[-spaces:] + continuation
+            if self.convention == "default":
+                lead = [self.context_token_id]
+                encode = self.tokenizer(
+                    [context + continuation, context], add_special_tokens=False
+                )["input_ids"]
+                whole, context_ids = encode
+            else:
+                lead = []
+                whole = self._harness_encode(context + continuation)
+                context_ids = self._harness_encode(context)
+            ids = [*lead, *whole]
+            start = len(lead) + len(context_ids)
+            if start < 1 or start >= len(ids):
+                raise ValueError(
+                    f"cloze unit {i} has no {'context' if start < 1 else 'completion'} tokens "
+                    f"after encoding (context {context!r}, completion {completion!r})"
+                )
+            encoded.append(self._check_length(ids, f"cloze unit {i}", context))
+            starts.append(start)
+        return encoded, starts
+
+    # -- the model -----------------------------------------------------------------------------
+
+    def _logprobs(
+        self, encoded: list[list[int]], starts: Sequence[int] | None = None
+    ) -> tuple[list[list[float]], list[Any]]:
+        """Log-probabilities of the tokens from ``starts[i]`` on (default: all but the first)
+        of each id list, in order; with ``starts``, also each list's float32 log-softmax row
+        (a CPU tensor) at the position before ``starts[i]``: the distribution of its first
+        scored token."""
         import torch
 
         device = next(self.model.parameters()).device
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
         out: list[list[float]] = [[] for _ in encoded]
+        rows: list[Any] = [None for _ in encoded]
         with torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 batch = order[start : start + self.batch_size]
@@ -241,16 +352,22 @@ class CausalLMScorer:
                 ids, mask = ids.to(device), mask.to(device)
                 logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
                 targets = ids[:, 1:]
+                norm = torch.logsumexp(logits, dim=-1)
                 lp = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-                lp = (lp - torch.logsumexp(logits, dim=-1)).cpu()
+                lp = (lp - norm).cpu()
                 for row, i in enumerate(batch):
-                    out[i] = lp[row, : len(encoded[i]) - 1].tolist()
-        return out
+                    first = 1 if starts is None else starts[i]
+                    out[i] = lp[row, first - 1 : len(encoded[i]) - 1].tolist()
+                    if starts is not None:
+                        rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
+        return out, rows
+
+    # -- public API ----------------------------------------------------------------------------
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
         """Per-token natural-log probabilities (no unigram estimates), in input order."""
         encoded = self._encode(sentences)
-        logprobs = self._logprobs(encoded)
+        logprobs, _ = self._logprobs(encoded)
         return [
             TokenLogProbs(tuple(self.tokenizer.convert_ids_to_tokens(ids[1:])), tuple(lp))
             for ids, lp in zip(encoded, logprobs, strict=True)
@@ -258,8 +375,20 @@ class CausalLMScorer:
 
     def score(self, sentences: Sequence[str]) -> list[float]:
         """One score per sentence: the chosen reduction of its token log-probabilities."""
-        logprobs = self._logprobs(self._encode(sentences))
+        logprobs, _ = self._logprobs(self._encode(sentences))
         return [self._linking.compute(lp) for lp in logprobs]
+
+    def score_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per cloze unit: ``score`` (ln P(completion | context), summed over its
+        tokens), ``rank`` of its first token among word-initial tokens, ``top`` words."""
+        encoded, starts = self._encode_cloze(contexts, completions)
+        logprobs, rows = self._logprobs(encoded, starts)
+        return [
+            self._candidates.record(sum(lp), row.numpy(), ids[start])
+            for ids, start, lp, row in zip(encoded, starts, logprobs, rows, strict=True)
+        ]
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
@@ -273,5 +402,27 @@ class CausalLMScorer:
             "device": parameter.device.type,
             "max_length": self.max_length,
             **self._extra,
+            "convention": self.convention,
             "versions": library_versions(),
         }
+
+
+def _check_convention(convention: str, context_token: str) -> None:
+    """Raise unless ``convention`` is known and, for ``"harness"``, the context token is the
+    harness's own (``"auto"``).
+
+    Examples
+    --------
+    >>> _check_convention("harness", "<|endoftext|>")
+    Traceback (most recent call last):
+    ...
+    ValueError: convention 'harness' scores after the tokenizer's BOS token (else EOS), as lm-evaluation-harness does; context_token must be 'auto' (got '<|endoftext|>')
+    """
+    if convention not in CONVENTIONS:
+        choices = ", ".join(repr(c) for c in CONVENTIONS)
+        raise ValueError(f"convention must be one of {choices} (got {convention!r})")
+    if convention == "harness" and context_token != "auto":
+        raise ValueError(
+            "convention 'harness' scores after the tokenizer's BOS token (else EOS), as "
+            f"lm-evaluation-harness does; context_token must be 'auto' (got {context_token!r})"
+        )

@@ -46,10 +46,11 @@ def cola_file(name: str, *, source: str | os.PathLike | None = None, download: b
 
 
 def read_cola(path: str | os.PathLike) -> tuple[list[str], list[int]]:
-    """Sentences and labels (1 acceptable, 0 unacceptable) of a raw CoLA TSV file.
+    """Sentences and labels (1 acceptable, 0 unacceptable) of a raw CoLA TSV file, read by
+    the benchmark's reader (:func:`li_adger.benchmarks.cola.read_rows`).
 
     The file has no header and four tab-separated columns: source, label, original mark,
-    sentence.
+    sentence. A bad line is a ``ValueError`` naming the file and line.
 
     Examples
     --------
@@ -57,25 +58,7 @@ def read_cola(path: str | os.PathLike) -> tuple[list[str], list[int]]:
     >>> sentences[0], labels[0]
     ('The sailors rode the breeze clear of the rocks.', 1)
     """
-    path = Path(path)
-    sentences, labels = [], []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            line = line.rstrip("\r\n")
-            if not line:
-                continue
-            fields = line.split("\t")
-            if len(fields) != 4:
-                raise ValueError(
-                    f"{path}:{number}: expected 4 tab-separated fields "
-                    f"(source, label, mark, sentence), got {len(fields)}"
-                )
-            if fields[1] not in {"0", "1"}:
-                raise ValueError(f"{path}:{number}: label must be 0 or 1 (got {fields[1]!r})")
-            if not fields[3].strip():
-                raise ValueError(f"{path}:{number}: the sentence is empty")
-            sentences.append(fields[3])
-            labels.append(int(fields[1]))
-    if not sentences:
-        raise ValueError(f"{path} holds no sentences")
-    return sentences, labels
+    from li_adger.benchmarks.cola import read_rows
+
+    rows = read_rows(path)
+    return [sentence for *_, sentence in rows], [int(label) for _, _, label, _ in rows]

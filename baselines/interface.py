@@ -1,6 +1,7 @@
 """The one small interface every scorer implements: sentences in, one score per sentence out.
 
-A scorer turns a batch of sentences into per-sentence scores. Where a model defines
+A scorer turns a batch of sentences into per-sentence scores; a language model also scores
+cloze units (:class:`ClozeScorer`: a completion given the context before its blank). Where a model defines
 per-token log-probabilities (n-gram, causal and masked LMs), it also exposes them, so the
 reduction from tokens to a sentence score is explicit and replaceable (see ``linking.py``).
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 KINDS: tuple[str, ...] = ("mlm", "causal", "ngram", "cola")
 
@@ -121,6 +122,64 @@ class RecordScorer(Scorer, Protocol):
     def score_records(self, sentences: Sequence[str]) -> list[dict[str, Any]]:
         """Return one record per sentence, in order."""
         ...
+
+
+class ClozeUnit(NamedTuple):
+    """A cloze unit: a context and the completion of its blank (one space between them).
+
+    Examples
+    --------
+    >>> ClozeUnit("A robin is a", "bird").completion
+    'bird'
+    """
+
+    context: str
+    completion: str
+
+
+TOP_K = 5
+"""How many of a model's most probable words at a cloze blank a record keeps (``top``)."""
+
+
+@runtime_checkable
+class ClozeScorer(Scorer, Protocol):
+    """A scorer that also scores cloze units: a completion given the context before its blank.
+
+    ``score_cloze`` returns one record per unit with ``score`` (the natural-log probability of
+    the completion given the context), ``rank`` (the rank of the completion's first token or
+    word among the model's predictions at the blank, 1 = the most probable; an ``int``) and
+    ``top`` (the model's :data:`TOP_K` most probable words at the blank, most probable first).
+    How each kind forms these is written in ``docs/scorers.md``.
+    """
+
+    def score_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """Return one record (``score``, ``rank``, ``top``) per (context, completion)."""
+        ...
+
+
+def check_cloze(contexts: Sequence[str], completions: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Return ``contexts`` and ``completions`` as lists of ``str``, or raise on an empty or
+    non-string entry or on different lengths.
+
+    Examples
+    --------
+    >>> check_cloze(["A robin is a"], ["bird"])
+    (['A robin is a'], ['bird'])
+    >>> check_cloze(["A robin is a"], ["bird", "tree"])
+    Traceback (most recent call last):
+    ...
+    ValueError: contexts and completions must have the same length (got 1 and 2)
+    """
+    contexts = check_sentences(contexts, field="contexts")
+    completions = check_sentences(completions, field="completions")
+    if len(contexts) != len(completions):
+        raise ValueError(
+            f"contexts and completions must have the same length "
+            f"(got {len(contexts)} and {len(completions)})"
+        )
+    return contexts, completions
 
 
 def scorer_identity(scorer: Scorer) -> dict[str, str]:

@@ -19,6 +19,15 @@ Conventions (they change numbers, so they are fixed and tested):
 - Log-probabilities are natural logs computed in float32 whatever the model's dtype; the
   sentence score is their **sum** (``reduction="sum"``).
 
+**Cloze units** (:meth:`MaskedLMScorer.score_cloze`, Ettinger 2020 §6): the text is
+``context + " " + completion + " ."`` (a period after the blank, as Ettinger gave BERT) with
+every token of the completion masked — one mask per token. ``score`` is the log-softmax of the
+completion's token at its mask; a completion of *k* tokens is scored left to right by the
+chain rule (token *i* predicted with the tokens before it filled in, those after it still
+masked). ``rank`` is the rank of its first token at the first mask among the tokens that can
+start a word (WordPiece ``##`` continuations and special tokens excluded;
+:func:`baselines.cloze.word_start_mask`), ``top`` the five most probable of those.
+
 All masked copies of all sentences form one stream, cut into forward passes so that
 ``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
 so each pass pads to (nearly) its own length and the largest pass comes first. The output
@@ -39,8 +48,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from baselines.cloze import TokenCandidates
 from baselines.hf import library_versions, max_sequence_length
-from baselines.interface import TokenLogProbs, check_sentences, scorer_identity
+from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.mlm_last_layer import hidden_at_positions, supports_scored_positions
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
@@ -58,11 +68,13 @@ _HEAD_ATTRIBUTE = {
 
 @dataclass(frozen=True)
 class _Copy:
-    """One masked copy: sentence (index among unique sentences), scored position, masks."""
+    """One masked copy: sentence (index among unique sentences), scored position, masks;
+    ``keep_row``: keep the whole log-probability row at the scored position (cloze ranks)."""
 
     sentence: int
     position: int
     masked: tuple[int, ...]
+    keep_row: bool = False
 
 
 def mask_plan(
@@ -250,6 +262,7 @@ class MaskedLMScorer:
         )
         self.max_length = max_sequence_length(self.model.config, self.tokenizer)
         self._torch = torch
+        self._candidates = TokenCandidates(self.tokenizer)
 
     # -- public API --------------------------------------------------------------------------
 
@@ -268,7 +281,7 @@ class MaskedLMScorer:
             for k in order
             for position, masked in mask_plan(encodings[k][1], encodings[k][2], self._variant)
         ]
-        logprobs = self._run(copies, encodings)
+        logprobs, _ = self._run(copies, encodings)
         results = {}
         for k, (ids, _, special, _) in enumerate(encodings):
             positions = [i for i, s in enumerate(special) if not s]
@@ -277,6 +290,35 @@ class MaskedLMScorer:
                 tokens=tokens, logprobs=tuple(logprobs[(k, i)] for i in positions)
             )
         return [results[s] for s in sentences]
+
+    def score_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per cloze unit: ``score``, ``rank`` and ``top`` (see the module docs).
+
+        The text ``context + " " + completion + " ."`` is encoded with the special tokens and
+        every token of the completion is masked; the completion's tokens are then predicted
+        left to right, each with the ones before it filled in.
+        """
+        contexts, completions = check_cloze(contexts, completions)
+        units = list(dict.fromkeys(zip(contexts, completions, strict=True)))
+        encodings, spans = self._encode_cloze(units)
+        order = sorted(range(len(units)), key=lambda k: -len(encodings[k][0]))
+        copies = [
+            _Copy(k, position, spans[k][i:], keep_row=i == 0)
+            for k in order
+            for i, position in enumerate(spans[k])
+        ]
+        logprobs, rows = self._run(copies, encodings)
+        found = {
+            unit: self._candidates.record(
+                sum(logprobs[(k, p)] for p in spans[k]),
+                rows[(k, spans[k][0])].numpy(),
+                encodings[k][0][spans[k][0]],
+            )
+            for k, unit in enumerate(units)
+        }
+        return [dict(found[u]) for u in zip(contexts, completions, strict=True)]
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
@@ -301,18 +343,64 @@ class MaskedLMScorer:
         out = []
         for k, ids in enumerate(enc["input_ids"]):
             special = enc["special_tokens_mask"][k]
-            if self.max_length is not None and len(ids) > self.max_length:
-                raise ValueError(
-                    f"sentence {sentences[k][:60]!r} has {len(ids)} tokens after tokenisation but "
-                    f"model {self.name!r} accepts at most {self.max_length}"
-                )
+            self._check_length(ids, sentences[k])
             if all(special):
                 raise ValueError(f"sentence {sentences[k]!r} has no token to score")
             types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
             out.append((ids, enc.word_ids(k), special, types))
         return out
 
-    def _run(self, copies: list[_Copy], encodings: list) -> dict[tuple[int, int], float]:
+    def _encode_cloze(
+        self, units: list[tuple[str, str]]
+    ) -> tuple[list[tuple[list[int], list, list[int], list]], list[tuple[int, ...]]]:
+        """Encodings (as :meth:`_encode`) of each ``context + " " + completion + " ."`` and the
+        positions of the completion's tokens in each."""
+        texts = [f"{context} {completion} ." for context, completion in units]
+        enc = self.tokenizer(
+            texts,
+            add_special_tokens=True,
+            return_special_tokens_mask=True,
+            return_offsets_mapping=True,
+            truncation=False,
+        )
+        encodings, spans = [], []
+        for k, ids in enumerate(enc["input_ids"]):
+            self._check_length(ids, texts[k])
+            begin = len(units[k][0]) + 1
+            end = begin + len(units[k][1])
+            special = enc["special_tokens_mask"][k]
+            offsets = enc["offset_mapping"][k]
+            inside, across = [], []
+            for i, (a, b) in enumerate(offsets):
+                if special[i] or b <= a:
+                    continue
+                if begin <= a and b <= end:
+                    inside.append(i)
+                elif a < end and b > begin:
+                    across.append(i)
+            if across or not inside:
+                raise ValueError(
+                    f"the completion {units[k][1]!r} is not a whole number of tokens of "
+                    f"{self.name!r} after the context {units[k][0][-60:]!r}"
+                )
+            types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
+            encodings.append((ids, enc.word_ids(k), special, types))
+            spans.append(tuple(inside))
+        return encodings, spans
+
+    def _check_length(self, ids: Sequence[int], text: str) -> None:
+        if self.max_length is not None and len(ids) > self.max_length:
+            raise ValueError(
+                f"sentence {text[:60]!r} has {len(ids)} tokens after tokenisation but "
+                f"model {self.name!r} accepts at most {self.max_length}"
+            )
+
+    def _run(
+        self, copies: list[_Copy], encodings: list
+    ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any]]:
+        """The log-probability of each copy's target token at its scored position, keyed by
+        ``(sentence, position)``, and the whole float32 log-probability row (a CPU tensor) of
+        the copies with ``keep_row``."""
         from tqdm.auto import tqdm
 
         torch = self._torch
@@ -323,6 +411,7 @@ class MaskedLMScorer:
         mask_id = self.tokenizer.mask_token_id
         head_name = self._head_name
         out: dict[tuple[int, int], float] = {}
+        rows_kept: dict[tuple[int, int], Any] = {}
         bar = tqdm(
             passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
         )
@@ -358,6 +447,8 @@ class MaskedLMScorer:
                     logits = self.model(**inputs).logits[rows, positions]
                 logp = logits.float().log_softmax(-1)
                 picked = logp[rows, targets.to(self.device)].cpu().tolist()
-                for c, value in zip(chunk, picked, strict=True):
+                for row, (c, value) in enumerate(zip(chunk, picked, strict=True)):
                     out[(c.sentence, c.position)] = float(value)
-        return out
+                    if c.keep_row:
+                        rows_kept[(c.sentence, c.position)] = logp[row].cpu()
+        return out, rows_kept

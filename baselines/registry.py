@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.interface import KINDS, Scorer
+from baselines.linked import linked_factory
 
 __all__ = [
     "BUILTIN_MODELS",
@@ -241,10 +242,14 @@ class ScorerFactory:
     settings: tuple[str, ...] = ()
 
 
+# causal and masked LMs get NormLP and SLOR through a unigram model (baselines/linked.py)
+_LINKED_OPTIONS = ("variant", "device", "precision", "unigram")
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
-    "causal": ScorerFactory(_causal, ("variant", "device", "precision"), ("batch_size",)),
-    "mlm": ScorerFactory(_mlm, ("variant", "device", "precision"), ("progress",)),
+    "causal": ScorerFactory(
+        linked_factory(_causal, "logprob"), (*_LINKED_OPTIONS, "convention"), ("batch_size",)
+    ),
+    "mlm": ScorerFactory(linked_factory(_mlm, "original"), _LINKED_OPTIONS, ("progress",)),
     "cola": ScorerFactory(_cola, ("variant", "device", "precision"), ("batch_size", "progress")),
 }
 """Kind → how its scorer is built (one entry per kind of :data:`baselines.interface.KINDS`)."""
@@ -258,13 +263,18 @@ def build_scorer(
     device: str = "auto",
     batch_size: int | None = None,
     precision: str | None = None,
+    unigram: str | None = None,
+    convention: str | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
 
     ``variant`` is the kind's own choice: a linking function for ``ngram`` (default
     ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
-    ``signed-confidence``/``logit-margin`` for ``cola``. ``None`` options take the scorer's
+    ``signed-confidence``/``logit-margin`` for ``cola``; ``normlp`` and ``slor`` for ``causal``
+    and ``mlm`` link the model's log-probability with the words of the ``unigram`` source
+    (default ``wordfreq``; :mod:`baselines.linked`); ``convention`` is the causal scorer's
+    (``default`` or ``harness``, :mod:`baselines.causal`). ``None`` options take the scorer's
     defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.
@@ -281,7 +291,13 @@ def build_scorer(
     """
     kind = resolve_kind(model, kind)
     factory = SCORER_FACTORIES[kind]
-    given = {"variant": variant, "device": device, "precision": precision}
+    given = {
+        "variant": variant,
+        "device": device,
+        "precision": precision,
+        "unigram": unigram,
+        "convention": convention,
+    }
     options = {name: value for name, value in given.items() if value is not None}
     for name, value in options.items():
         if name not in factory.options:

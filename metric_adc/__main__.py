@@ -38,6 +38,7 @@ import numpy as np
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.cli_args import int_at_least, output_path, positive_number
 from metric_adc import core, formatting, pairs, rows
+from metric_adc.linking_rows import add_linking_option
 
 __all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
 
@@ -156,6 +157,8 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     from metric_adc.benchmark_report import li_adger_mcc_rows
 
     table = _pairs(args.pairs)
+    if args.linking:  # one row per linking function of the file's fields
+        return _report_linking(args, bs.file, table)
     standardize = not args.prestandardized
     scored = pairs.model_deltas(bs.scores, table, standardize=standardize)
     baseline = None
@@ -227,14 +230,39 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     return 0
 
 
+def _report_linking(args: argparse.Namespace, sf, table: pairs.PairTable) -> int:
+    """``report --linking``: the file's linking rows (:mod:`metric_adc.linking_rows`), the
+    human row, and how the fitted linking was fitted."""
+    from metric_adc.linking_rows import format_fits, linking_rows
+
+    if args.baseline or args.plots or args.prestandardized:
+        raise ValueError("--linking computes its own scores: drop --baseline, --plots and "
+                         "--prestandardized")  # fmt: skip
+    shown, fits = linking_rows(sf, table, args.linking, deltas=args.delta)
+    human = _human_row(args)
+    shown += [human] if human is not None else []
+    if args.json:
+        print(_dump({"rows": shown, "linking": fits}))
+    elif args.markdown:
+        print(formatting.format_markdown(shown))
+    else:
+        print("\n\n".join(b for b in (formatting.format_table(shown), format_fits(fits)) if b))
+    return 0
+
+
 def run_reproduce(args: argparse.Namespace) -> int:
     """``reproduce``: the thesis's 8 models from ``thesis-outputs/``, then the scores files
     of ``--with`` on the same pairs, then the human split-half row."""
+    from metric_adc.linking_rows import has_linking_fields, linking_rows
+
     table = pairs.thesis_pair_table(args.thesis_dir)
     thesis_models = pairs.thesis_model_deltas(table, args.thesis_dir)
     shown = rows.thesis_rows(thesis_models, table, deltas=args.delta)
     for path in args.with_scores:
         bs = _li_adger_scores(path, args, "--with")
+        if args.linking and has_linking_fields(bs.file):  # one row per linking function
+            shown += linking_rows(bs.file, table, args.linking, deltas=args.delta)[0]
+            continue
         shown.append(
             rows.evaluate_on_pairs(
                 bs.scores, table, model=bs.model, deltas=args.delta, convention=bs.convention
@@ -378,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int_at_least(0), default=0, help="bootstrap seed (default 0)")
     p.add_argument("--n-resamples", type=int_at_least(1), default=2000,
                    help="bootstrap resamples")  # fmt: skip
+    add_linking_option(p)
     p.set_defaults(func=run_report)
 
     p = sub.add_parser("reproduce", help="the thesis's 8 models from its outputs")
@@ -387,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "verified lookup of li_adger.sources: ../shared/data/thesis-outputs, cache, download)")  # fmt: skip
     p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
                    help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
+    add_linking_option(p)  # applies to the --with files that carry the linking fields
     p.set_defaults(func=run_reproduce)
 
     p = sub.add_parser("summary", help="one table of models across the benchmarks")

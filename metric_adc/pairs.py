@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 import os
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -131,10 +131,12 @@ def thesis_pair_table(dir: str | os.PathLike | None = None) -> PairTable:
     return PairTable.from_judgements(p.good_ids, p.bad_ids, p.judgements, source=p.source)
 
 
-def li_adger_pairs() -> PairTable:
+def li_adger_pairs(load: Callable[[str], Any] | None = None) -> PairTable:
     """The LI-Adger dataset's evaluable pairs (the 2,365 not discarded) as a :class:`PairTable`.
 
-    Needs the ``li_adger`` dataset built (``python -m li_adger build``).
+    ``load`` maps a config name (``"sentences"``, ``"pairs"``) to that config's rows (a
+    ``datasets.Dataset``); default :func:`li_adger.load`, the package's committed build. The
+    app passes one that reads the published copy on the Hub.
 
     Examples
     --------
@@ -142,10 +144,12 @@ def li_adger_pairs() -> PairTable:
     >>> len(t), len(t.judgements), sorted(set(t.source))
     (2365, 4178, ['Adger', 'LI'])
     """
-    import li_adger
+    if load is None:
+        import li_adger
 
-    sentences = li_adger.load("sentences")
-    pairs = li_adger.load("pairs")
+        load = li_adger.load
+    sentences = load("sentences")
+    pairs = load("pairs")
     if hasattr(sentences, "keys") and "test" in sentences:
         sentences, pairs = sentences["test"], pairs["test"]
     judgements = dict(zip(sentences["id"], sentences["judgement"], strict=True))

@@ -1,12 +1,16 @@
 """``python -m space``: serve the app on http://127.0.0.1:7860.
 
 Options: ``--host`` and ``--port`` (defaults ``$GRADIO_SERVER_NAME`` / ``$GRADIO_SERVER_PORT``
-as a Hugging Face Space sets them, else 127.0.0.1 and 7860), ``--results DIR`` (scores files to show beside the thesis's
-reference models; default ``$ADC_RESULTS_DIR``, else ``results/`` in the working directory)
-and ``--ceiling-splits N`` (split-halves for the human ceiling row; 0 leaves it out).
+as a Hugging Face Space sets them, else 127.0.0.1 and 7860); ``--results DIR`` (scores files
+to show, and where uploads are kept; default ``$ADC_RESULTS_DIR``, else ``results/`` in the
+working directory); ``--results-repo REPO`` (keep uploads in that Hub dataset repository
+instead and read them from it at start-up; default ``$ADC_RESULTS_REPO``); ``--dataset-repo
+REPO`` (read LI-Adger from its published Hub repository; default ``$ADC_DATASET_REPO``, else
+the package's own build).
 
-``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]`` publishes the app as a
-Hugging Face Space instead (:mod:`space.publish`).
+``python -m space snapshot --from DIR`` refreshes the results that ship with the app
+(:mod:`space.snapshot`); ``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]``
+publishes the app as a Hugging Face Space (:mod:`space.publish`).
 """
 
 from __future__ import annotations
@@ -18,21 +22,26 @@ import sys
 import time
 from collections.abc import Sequence
 
-__all__ = ["main", "parse_args", "push"]
+from space.dataset import DATASET_REPO_ENV
+from space.store import RESULTS_REPO_ENV
+
+__all__ = ["main", "parse_args", "push", "snapshot"]
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command-line options.
+    """The command-line options of the server.
 
     Examples
     --------
     >>> a = parse_args(["--host", "127.0.0.1", "--port", "8000", "--results", "out"])
-    >>> a.host, a.port, a.results, a.ceiling_splits
-    ('127.0.0.1', 8000, 'out', 50)
+    >>> a.host, a.port, a.results, a.results_repo, a.dataset_repo
+    ('127.0.0.1', 8000, 'out', None, None)
     """
     p = argparse.ArgumentParser(
         prog="python -m space",
-        description="Serve the ADC leaderboard and explorer (Gradio) for LI-Adger.",
+        description="Serve the ADC leaderboard and explorer (Gradio) for LI-Adger and the "
+        "benchmark family. Subcommands: 'snapshot' (refresh the shipped results), 'push' "
+        "(publish the app as a Hugging Face Space).",
     )
     p.add_argument(
         "--host",
@@ -49,20 +58,26 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--results",
         default=None,
         metavar="DIR",
-        help="directory of scores files to show (default $ADC_RESULTS_DIR, else ./results)",
+        help="scores files to show, and where uploads are kept (default $ADC_RESULTS_DIR, "
+        "else ./results)",
     )
     p.add_argument(
-        "--ceiling-splits",
-        type=int,
-        default=50,
-        metavar="N",
-        help="split-halves for the human ceiling row (default 50; 0 leaves the row out)",
+        "--results-repo",
+        default=os.environ.get(RESULTS_REPO_ENV) or None,
+        metavar="REPO",
+        help=f"keep uploads in this Hub dataset repository and read them at start-up "
+        f"(default ${RESULTS_REPO_ENV})",
+    )
+    p.add_argument(
+        "--dataset-repo",
+        default=os.environ.get(DATASET_REPO_ENV) or None,
+        metavar="REPO",
+        help=f"read LI-Adger from this published Hub dataset (default ${DATASET_REPO_ENV}, "
+        "else the package's own build)",
     )
     args = p.parse_args(argv)
     if not 0 < args.port < 65536:
         p.error(f"--port must be in 1..65535 (got {args.port})")
-    if args.ceiling_splits < 0:
-        p.error(f"--ceiling-splits must be >= 0 (got {args.ceiling_splits})")
     return args
 
 
@@ -100,27 +115,41 @@ def push(argv: Sequence[str]) -> int:
     return 0
 
 
+def snapshot(argv: Sequence[str]) -> int:
+    """``snapshot``: refresh the shipped results from a folder of scores files."""
+    from space.snapshot import main as run
+
+    return run(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Load the data, build the app and serve it until interrupted (or ``push``, see
-    :func:`push`)."""
+    """Load the data, build the app and serve it until interrupted (or run a subcommand:
+    :func:`snapshot`, :func:`push`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["push"]:
         return push(argv[1:])
+    if argv[:1] == ["snapshot"]:
+        return snapshot(argv[1:])
     args = parse_args(argv)
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)
     from space.app import CSS, build_app, theme
-    from space.data import load_space_data
+    from space.loaders import load_space_data
 
     start = time.perf_counter()
-    data = load_space_data(args.results, ceiling_splits=args.ceiling_splits)
+    data = load_space_data(
+        args.results, dataset_repo=args.dataset_repo, results_repo=args.results_repo
+    )
     logging.info(
-        "loaded %d pairs and %d models in %.1f s%s",
+        "loaded %d pairs, %d LI-Adger models and %d other benchmarks in %.1f s%s",
         len(data.pairs),
         len(data.models),
+        len(data.benchmarks),
         time.perf_counter() - start,
         "" if data.ceiling is None else " (with the human ceiling)",
     )
+    for note in data.notes:
+        logging.info("%s", note)
     demo = build_app(data)
     demo.queue(default_concurrency_limit=4)
     demo.launch(

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import core
-from space.data import ModelEntry, SpaceData
+from space.entries import ModelEntry, SpaceData
 
 __all__ = ["ALL", "DISAGREEMENTS", "MAX_ROWS", "OUTCOMES", "explore_pairs"]
 
@@ -43,7 +43,7 @@ def explore_pairs(
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
     >>> text, df = explore_pairs(d, 0.5, d.models[0], outcome="fail")
     >>> text

@@ -1,11 +1,12 @@
-"""The Space's figures (matplotlib): pair deltas with the ±δ band, sentences, ADC(δ) curves,
-and the models × phenomena heatmap.
+"""The app's figures (matplotlib): pair deltas with the ±δ band, sentences, ADC(δ) curves,
+and labelled heatmaps (phenomena or a benchmark's groups × models).
 
 Each function takes precomputed arrays and returns a new :class:`matplotlib.figure.Figure`.
 :mod:`metric_adc.plots` draws the report's figures into PNG files through pyplot; the Space
 needs figure objects made without pyplot's global state (concurrent sessions must never draw
-on each other's figures), a δ marker, the human ceiling curve and a heatmap, hence this
-module. The axes follow :mod:`metric_adc.plots`: model on x, human on y. Pass/fail decisions
+on each other's figures), a δ marker, the human ceiling curve and heatmaps, hence this
+module. Colours are colour-blind safe: the Okabe–Ito palette for lines and points (with
+markers and dashes as a second cue), cividis for heatmaps. The axes follow :mod:`metric_adc.plots`: model on x, human on y. Pass/fail decisions
 come from :func:`metric_adc.core.adc_pass`; nothing here computes a statistic.
 """
 
@@ -17,17 +18,48 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-__all__ = ["FAIL", "PASS", "adc_curves", "pair_scatter", "phenomenon_heatmap", "sentence_scatter"]
+__all__ = [
+    "ANNOTATE_MAX_ROWS",
+    "FAIL",
+    "HEATMAP_CMAP",
+    "OKABE_ITO",
+    "PASS",
+    "adc_curves",
+    "level_heatmap",
+    "pair_scatter",
+    "sentence_scatter",
+]
 
-PASS = "#1b7837"
-"""Colour of passing pairs (green)."""
-FAIL = "#c2410c"
-"""Colour of failing pairs (orange-red)."""
+OKABE_ITO = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#D55E00",  # vermillion
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+"""The Okabe–Ito palette (Okabe & Ito 2008), distinguishable with every common colour-vision
+deficiency."""
 
-_CURVE_COLOURS = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-]  # fmt: skip
+PASS = OKABE_ITO[0]
+"""Colour of passing pairs (blue)."""
+FAIL = OKABE_ITO[5]
+"""Colour of failing pairs (vermillion): blue and vermillion stay apart for every common
+colour-vision deficiency, and their markers differ too."""
+
+HEATMAP_CMAP = "cividis"
+"""Colour map of the heatmaps: perceptually uniform and colour-blind safe (Nuñez et al. 2018)."""
+
+ANNOTATE_MAX_ROWS = 40
+"""A heatmap writes each cell's value when it has at most this many rows (more would make a
+150-row figure slow to draw; its colours and the tables carry the values)."""
+
+_LINE_STYLES = ("-", "--", "-.", ":")
+# curves cycle through the palette and then line styles, so that every curve of up to 24
+# differs in colour or dash; black is the human ceiling's, yellow too pale for a thin line
+_CURVE_COLOURS = OKABE_ITO[:6]
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -77,8 +109,11 @@ def pair_scatter(
     xs = np.array([-lim, lim])
     ax.fill_between(xs, xs - delta, xs + delta, color="0.88", label=f"|Δh − Δlm| < δ = {delta:g}")
     ax.plot(xs, xs, color="0.5", lw=0.8, ls="--")
-    ax.scatter(m[p], h[p], s=7, alpha=0.6, color=PASS, label=f"pass ({int(p.sum())})")
-    ax.scatter(m[~p], h[~p], s=7, alpha=0.5, color=FAIL, label=f"fail ({int((~p).sum())})")
+    ax.scatter(m[p], h[p], s=8, alpha=0.6, color=PASS, marker="o", label=f"pass ({int(p.sum())})")
+    ax.scatter(
+        m[~p], h[~p], s=10, alpha=0.55, color=FAIL, marker="x", lw=0.8,
+        label=f"fail ({int((~p).sum())})",
+    )  # fmt: skip
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     _finish_scatter(
@@ -106,8 +141,11 @@ def sentence_scatter(
     keep = ~np.isnan(human)
     x, y, a = human[keep], model_z[keep], acceptable[keep]
     fig, ax = _scatter_axes()
-    ax.scatter(y[a], x[a], s=6, alpha=0.45, color="#2166ac", label="expert: acceptable")
-    ax.scatter(y[~a], x[~a], s=6, alpha=0.45, color="#b2182b", label="expert: unacceptable")
+    ax.scatter(y[a], x[a], s=6, alpha=0.45, color=OKABE_ITO[0], label="expert: acceptable")
+    ax.scatter(
+        y[~a], x[~a], s=8, alpha=0.45, color=OKABE_ITO[5], marker="x", lw=0.7,
+        label="expert: unacceptable",
+    )  # fmt: skip
     _finish_scatter(
         ax, xlabel="model z-score", ylabel="human judgement (mean z-score)", title=title
     )
@@ -131,9 +169,10 @@ def adc_curves(
     """
     fig = _figure(7.2, 4.6)
     ax = fig.add_subplot()
+    n = len(_CURVE_COLOURS)
     for k, (label, xs, ys) in enumerate(curves):
-        ax.step(xs, ys, where="post", lw=1.4, color=_CURVE_COLOURS[k % len(_CURVE_COLOURS)],
-                label=label)  # fmt: skip
+        ax.step(xs, ys, where="post", lw=1.5, color=_CURVE_COLOURS[k % n],
+                ls=_LINE_STYLES[(k // n) % len(_LINE_STYLES)], label=label)  # fmt: skip
     if ceiling is not None:
         label, xs, ys = ceiling
         ax.step(xs, ys, where="post", lw=2.2, color="black", label=label)
@@ -145,33 +184,61 @@ def adc_curves(
     ax.set_ylabel("ADC(δ): share of pairs passing")
     ax.grid(alpha=0.3)
     if curves or ceiling is not None:
-        ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+        ax.legend(loc="lower right", fontsize=7, framealpha=0.9, ncols=1 + len(curves) // 12)
     return fig
 
 
-def phenomenon_heatmap(
-    matrix: np.ndarray, models: Sequence[str], phenomena: Sequence[str], delta: float
+def level_heatmap(
+    matrix: np.ndarray,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    *,
+    title: str,
+    value_label: str = "share passing",
 ) -> Figure:
-    """Models (rows) × phenomena (columns), each cell the share of the phenomenon's pairs
-    that pass ADC(δ). Columns are labelled when there are at most 120 of them.
+    """A labelled heatmap: ``rows`` (e.g. phenomena, one per line) × ``columns`` (models),
+    each cell a share in [0, 1] in :data:`HEATMAP_CMAP`, its value written in it when there
+    are at most :data:`ANNOTATE_MAX_ROWS` rows. The figure grows with the rows so that every
+    label stays readable (the page scrolls it); missing cells (NaN) are left blank. The axes
+    are placed by hand (no layout engine), which keeps a 150-row figure fast to draw.
 
     Examples
     --------
-    >>> f = phenomenon_heatmap(np.array([[0.5, 1.0]]), ["m"], ["p1", "p2"], 1.0)
-    >>> [t.get_text() for t in f.axes[0].get_xticklabels()]
-    ['p1', 'p2']
+    >>> f = level_heatmap(np.array([[0.5, 1.0]]), ["p1"], ["m1", "m2"], title="t")
+    >>> [t.get_text() for t in f.axes[0].get_yticklabels()], f.axes[0].get_title()
+    (['p1'], 't')
+    >>> [t.get_text() for t in f.axes[0].texts]
+    ['0.50', '1.00']
     """
-    n_models, n_phen = matrix.shape
-    width = min(16.0, max(6.0, 2.5 + 0.09 * n_phen))
-    fig = _figure(width, 1.6 + 0.32 * n_models + (1.4 if n_phen <= 120 else 0.3))
-    ax = fig.add_subplot()
-    im = ax.imshow(matrix, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest")
-    ax.set_yticks(range(n_models), labels=list(models), fontsize=7)
-    if n_phen <= 120:
-        ax.set_xticks(range(n_phen), labels=list(phenomena), fontsize=5, rotation=90)
-    else:
-        ax.set_xticks([])
-        ax.set_xlabel(f"{n_phen} phenomena, sorted by mean ADC")
-    ax.set_title(f"ADC δ={delta:g} per phenomenon", fontsize=10)
-    fig.colorbar(im, ax=ax, fraction=0.03, pad=0.01, label="share passing")
+    n_rows, n_cols = matrix.shape
+    char = 0.062  # inches per character of an 8-point label
+    longest_column = max((len(c) for c in columns), default=8)
+    left = 0.3 + char * max((len(r) for r in rows), default=8)
+    right = 0.3 + 0.82 * char * longest_column  # the last column's label, rotated to the right
+    top = 0.6 + 0.58 * char * longest_column
+    bottom, cell_h, cell_w = 1.05, 0.2, 0.62
+    cells = max(cell_w * n_cols, 2.5, 0.085 * len(title) - left)  # the title fits above
+    width = min(18.0, left + right + cells)
+    height = top + bottom + cell_h * n_rows
+    fig = Figure(figsize=(width, height), dpi=100)
+    inner = (width - left - right) / width
+    ax = fig.add_axes((left / width, bottom / height, inner, cell_h * n_rows / height))
+    im = ax.imshow(
+        np.ma.masked_invalid(matrix), aspect="auto", cmap=HEATMAP_CMAP, vmin=0, vmax=1,
+        interpolation="nearest",
+    )  # fmt: skip
+    ax.set_yticks(range(n_rows), labels=list(rows), fontsize=8)
+    ax.set_xticks(
+        range(n_cols), labels=list(columns), fontsize=8, rotation=35, ha="left",
+        rotation_mode="anchor",
+    )  # fmt: skip
+    ax.xaxis.set_ticks_position("top")
+    if n_rows <= ANNOTATE_MAX_ROWS:
+        for (i, j), v in np.ndenumerate(matrix):
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
+                        color="black" if v > 0.55 else "white")  # fmt: skip
+    ax.set_title(title, fontsize=10)  # placed above the column labels
+    cax = fig.add_axes((left / width, 0.72 / height, inner, 0.12 / height))
+    fig.colorbar(im, cax=cax, orientation="horizontal", label=value_label)
     return fig

@@ -8,9 +8,11 @@ The staged folder holds exactly::
     space.png          the screenshot the README shows (left out, with its image line, when
                        the repository's docs/space.png is not there, e.g. in an installed copy)
 
-On the Space the app finds no local source data: LI-Adger is built from the pinned upstream
-files and the thesis's reference models are downloaded the same way (see
-:mod:`li_adger.sources`), all verified by SHA-256. No scores file is published.
+On the Space the installed package brings what the app needs to start: LI-Adger's committed
+build (or the published dataset, ``$ADC_DATASET_REPO``) and the shipped results
+(``space/results/``); uploads are kept in ``$ADC_RESULTS_REPO``. The thesis's reference
+models are downloaded from their pinned upstream files when reachable (see
+:mod:`li_adger.sources`), verified by SHA-256. No scores file is published here.
 """
 
 from __future__ import annotations

@@ -1,18 +1,25 @@
-"""Uploads: a user's scores file validated, with messages a user can act on, then precomputed.
+"""Uploads: a user's scores file validated, with messages a user can act on, then evaluated.
 
 An upload is read by the metric's own reader (:func:`metric_adc.scores_file.read_scores`,
-JSON Lines or a two-column CSV ``id,score``), checked against the LI-Adger sentences and
-turned into a :class:`~space.data.ModelEntry` that lives in the uploader's session only.
+JSON Lines or a two-column CSV ``id,score``). The benchmark it belongs to is its metadata's
+``dataset`` (``li_adger``, ``blimp``, ``npi``, ``diagnostics``, ``cola``; a CSV, which has no
+metadata, is LI-Adger's). It is checked against that benchmark's units and evaluated into an
+:class:`Upload` that lives in the uploader's session only, until it is kept
+(:mod:`space.store`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from metric_adc.scores_file import ScoresFileError, read_scores
-from space.data import (
+from li_adger.benchmarks import BENCHMARKS
+from metric_adc import core
+from metric_adc.scores_file import ScoresFile, ScoresFileError, read_scores
+from space.benchmark_data import TITLES, FamilyEntry, ItemsUnavailable, family_entry_from_scores
+from space.entries import (
     KIND_UPLOAD,
     ModelEntry,
     SpaceData,
@@ -20,11 +27,24 @@ from space.data import (
     model_name,
     unique_name,
 )
+from space.store import scores_only
 
-__all__ = ["MAX_UPLOADS", "MAX_UPLOAD_BYTES", "UploadError", "evaluate_upload"]
+__all__ = [
+    "LI_ADGER",
+    "MAX_UPLOADS",
+    "MAX_UPLOAD_BYTES",
+    "Upload",
+    "UploadError",
+    "evaluate_upload",
+    "taken_names",
+    "upload_summary",
+]
 
-MAX_UPLOAD_BYTES = 8 * 1024 * 1024
-"""Largest accepted upload (8 MiB; a full LI-Adger scores file with sentences is ~0.5 MiB)."""
+LI_ADGER = "li_adger"
+
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
+"""Largest accepted upload (32 MiB: a BLiMP scores file with its sentences is about 18 MiB,
+LI-Adger's about 0.5 MiB)."""
 
 MAX_UPLOADS = 10
 """Uploads kept per session; older ones must be removed first (reload the page)."""
@@ -34,29 +54,98 @@ class UploadError(ValueError):
     """An uploaded scores file was refused; the message says why and what was expected."""
 
 
-def _missing_message(missing: list[str], n_needed: int) -> str:
-    return (
-        f"no score for {len(missing)} of the {n_needed} sentences that the LI-Adger pairs "
-        f"need, e.g. {missing[0]!r}: score every sentence of the dataset "
-        "(`python -m baselines` writes such a file)"
-    )
+@dataclass(frozen=True, eq=False)
+class Upload:
+    """One evaluated upload of a session: the benchmark, the model's entry (a
+    :class:`~space.entries.ModelEntry` on LI-Adger, else a
+    :class:`~space.benchmark_data.FamilyEntry`), the scores file without the units' texts
+    (:func:`space.store.scores_only`: a session holds no more than it needs) and its file
+    name."""
+
+    benchmark: str
+    entry: ModelEntry | FamilyEntry
+    sf: ScoresFile
+    file: str
+
+    @property
+    def name(self) -> str:
+        """The model's name on the leaderboard."""
+        return self.entry.name
+
+
+def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
+    """Every model name shown anywhere: shared, kept and this session's uploads.
+
+    Examples
+    --------
+    >>> from space.toy import toy_space_data
+    >>> sorted(taken_names(toy_space_data(), []))
+    ['human', 'toy-bad', 'toy-good', 'toy-length']
+    """
+    names = {m.name for m in data.shared_models()}
+    for b in data.benchmarks.values():
+        names |= {e.name for e in b.entries} | ({b.human.name} if b.human else set())
+    if data.kept is not None:
+        names |= data.kept.names()
+    return names | {u.name for u in uploads}
+
+
+def _check_ids(sf: ScoresFile, known: Sequence[str], needed: Sequence[str], what: str) -> None:
+    """Raise :class:`UploadError` for ids unknown to the benchmark or needed ids without a score."""
+    known_set = set(known)
+    unknown = [i for i in sf.ids if i not in known_set]
+    if unknown:
+        raise UploadError(
+            f"{len(unknown)} sentence id(s) unknown to {what}, e.g. {unknown[0]!r} "
+            f"(expected ids of the {len(known_set)} {what} units, such as {known[0]!r})"
+        )
+    have = set(sf.ids)
+    missing = [i for i in dict.fromkeys(needed) if i not in have]
+    if missing:
+        raise UploadError(
+            f"no score for {len(missing)} of the {len(set(needed))} sentences that the {what} "
+            f"items need, e.g. {missing[0]!r}: score every unit of the benchmark "
+            "(`python -m baselines score` writes such a file)"
+        )
+
+
+def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEntry | FamilyEntry:
+    if bench == LI_ADGER:
+        p = data.pairs
+        _check_ids(sf, list(p.judgements), [*p.good_ids, *p.bad_ids], "LI-Adger")
+        return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
+    view = data.benchmarks.get(bench)
+    if view is None:
+        raise UploadError(f"the app has no view of the benchmark {bench!r}")
+    try:
+        items = view.load_items()
+    except ItemsUnavailable as exc:
+        raise UploadError(str(exc)) from None
+    units = items.units["id"].tolist()
+    needed = [
+        *items.comparisons.get("good_id", []),
+        *items.comparisons.get("bad_id", []),
+        *items.labels.get("id", []),
+    ]
+    _check_ids(sf, units, needed, bench)
+    return family_entry_from_scores(view.spec, items, sf, name=name, kind=KIND_UPLOAD)
 
 
 def evaluate_upload(
     path: str | os.PathLike | None,
     data: SpaceData,
-    uploads: Sequence[ModelEntry],
+    uploads: Sequence[Upload],
     *,
     name: str | None = None,
     max_bytes: int = MAX_UPLOAD_BYTES,
-) -> ModelEntry:
-    """Validate and precompute an uploaded scores file; raise :class:`UploadError` if refused.
+) -> Upload:
+    """Validate and evaluate an uploaded scores file; raise :class:`UploadError` if refused.
 
     The message names the file by its own name (never the server's temporary path) and says
-    what was expected and what was found: wrong columns, unknown or duplicate ids, missing
-    sentences, non-numeric / NaN / infinite scores, an empty or too large file.
-    ``name`` overrides the model name (default: the file's ``model`` metadata, else its
-    file name); a name already shown gets a ``#2`` suffix.
+    what was expected and what was found: wrong columns, an unknown benchmark, unknown or
+    duplicate ids, missing sentences, non-numeric / NaN / infinite scores, an empty or too
+    large file. ``name`` overrides the model name (default: the file's ``model`` metadata,
+    else its file name); a name already shown gets a ``#2`` suffix.
 
     Examples
     --------
@@ -82,29 +171,62 @@ def evaluate_upload(
             f"{path.name}: this session already holds {len(uploads)} uploads "
             f"(at most {MAX_UPLOADS}); reload the page to start afresh"
         )
-    known = data.pairs.judgements
-    unknown = [i for i in sf.ids if i not in known]
-    if unknown:
+    bench = str(sf.metadata.get("dataset") or LI_ADGER)
+    if bench not in BENCHMARKS:
         raise UploadError(
-            f"{path.name}: {len(unknown)} sentence id(s) unknown to LI-Adger, e.g. {unknown[0]!r} "
-            f"(expected ids of the {len(known)} LI-Adger sentences, such as "
-            f"{data.pairs.good_ids[0]!r})"
+            f"{path.name}: its 'dataset' metadata is {bench!r}; expected one of "
+            f"{list(BENCHMARKS)} (the benchmark the file scores)"
         )
-    have = set(sf.ids)
-    needed = dict.fromkeys([*data.pairs.good_ids, *data.pairs.bad_ids])
-    missing = [i for i in needed if i not in have]
-    if missing:
-        raise UploadError(f"{path.name}: {_missing_message(missing, len(needed))}")
-    taken = {m.name for m in [*data.models, *uploads]}
     wanted = (name or "").strip() or model_name(sf, path.stem)
+    unique = unique_name(wanted, taken_names(data, uploads))
     try:
-        return entry_from_scores(
-            sf.as_dict(), data.pairs, name=unique_name(wanted, taken), kind=KIND_UPLOAD
-        )
+        entry = _evaluate(sf, data, bench, unique)
+    except UploadError as exc:
+        raise UploadError(f"{path.name}: {exc}") from None
     except ValueError as exc:
         raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
+    return Upload(bench, entry, scores_only(sf), path.name)
 
 
 def _readable(message: str, path: Path) -> str:
     """The reader's message with the server's temporary path replaced by the file's name."""
     return message.replace(str(path), path.name)
+
+
+def upload_summary(upload: Upload, data: SpaceData, delta: float) -> str:
+    """The status line after a successful upload: the model's main numbers and where it shows.
+
+    Examples
+    --------
+    >>> from space.toy import toy_space_data
+    >>> d = toy_space_data()
+    >>> u = Upload("li_adger", d.models[0], None, "x.csv")
+    >>> print(upload_summary(u, d, 0.5))
+    **Scored `toy-length`** on LI-Adger: 6 sentences, 3 pairs. BLiMP 0.667 · ADC at δ = 0.5: 0.667
+    (δ = 0.5 / 1 / 5: 0.667 / 0.667 / 0.667) · Pearson (pairs) -0.918. It now appears, highlighted,
+    in the LI-Adger tab of this session only; keep it on the leaderboard below.
+    """
+    e = upload.entry
+    tail = (
+        f"It now appears, highlighted,\nin the {TITLES[upload.benchmark]} tab of this session "
+        "only; keep it on the leaderboard below."
+    )
+    if isinstance(e, FamilyEntry):
+        h = e.result["headline"]
+        value = "—" if h["value"] is None else f"{h['value']:.3f}"
+        return (
+            f"**Scored `{e.name}`** on {TITLES[upload.benchmark]}: {h['statistic']} {value}. {tail}"
+        )
+    r = e.row
+    adc = core.adc(e.model_delta, data.pairs.human_delta, delta)
+    keys = " / ".join(f"{float(k):g}" for k in r["adc"])
+    fixed = " / ".join("—" if v is None else f"{v:.3f}" for v in r["adc"].values())
+    pearson = "—" if r["pearson_pairs"] is None else f"{r['pearson_pairs']:.3f}"
+    excluded = (
+        f" ({r['n_excluded']} more without a human judgement left out)" if r["n_excluded"] else ""
+    )
+    return (
+        f"**Scored `{e.name}`** on LI-Adger: {r['n_sentences']:,} sentences, {r['n_pairs']:,} pairs"
+        f"{excluded}. BLiMP {r['blimp']:.3f} · ADC at δ = {delta:g}: {adc:.3f}\n"
+        f"(δ = {keys}: {fixed}) · Pearson (pairs) {pearson}. {tail}"
+    )

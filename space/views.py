@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from metric_adc import core
 from space import figures
-from space.data import ModelEntry, SpaceData
+from space.entries import ModelEntry, SpaceData
 
 __all__ = [
     "adc_curves_figure",
@@ -30,7 +30,7 @@ def pair_figure(data: SpaceData, entry: ModelEntry, delta: float) -> Figure:
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
     >>> pair_figure(d, d.models[0], 0.5).axes[0].get_title()
     'toy-length: ADC δ=0.5 = 0.667 (2 of 3 pairs)'
@@ -50,7 +50,7 @@ def sentence_figure(data: SpaceData, entry: ModelEntry) -> Figure:
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
     >>> sentence_figure(d, d.models[0]).axes[0].get_title()
     'toy-length: 6 sentences, Pearson r = 0.052'
@@ -65,11 +65,12 @@ def sentence_figure(data: SpaceData, entry: ModelEntry) -> Figure:
 
 
 def adc_curves_figure(data: SpaceData, entries: Sequence[ModelEntry], delta: float) -> Figure:
-    """ADC(δ) curves of ``entries`` (and the human ceiling when loaded), marked at ``delta``.
+    """ADC(δ) curves of ``entries`` and, in black, the human ceiling's (LI pairs only) when
+    loaded, marked at ``delta``.
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
     >>> [ln.get_label() for ln in adc_curves_figure(d, d.models, 1.0).axes[0].lines][:1]
     ['toy-length']
@@ -84,41 +85,48 @@ def adc_curves_figure(data: SpaceData, entries: Sequence[ModelEntry], delta: flo
 def phenomenon_matrix(
     data: SpaceData, entries: Sequence[ModelEntry], delta: float, source: str | None = None
 ) -> pd.DataFrame:
-    """Share of each phenomenon's pairs passing ADC(δ): models (rows) × phenomena (columns),
+    """Share of each phenomenon's pairs passing ADC(δ): phenomena (rows) × models (columns),
     phenomena sorted by their mean over the models (hardest first). Pairs without a human
     judgement are left out, as in the metric; ``source`` keeps one source's phenomena.
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
     >>> phenomenon_matrix(d, d.models, 0.5).round(2).to_dict("split")["data"]
-    [[0.0, 1.0]]
+    [[0.0], [1.0]]
     """
     h = data.pairs.human_delta
     keep = ~np.isnan(h)
     if source is not None:
         keep &= (data.frame["source"] == source).to_numpy()
     phen = np.asarray(data.pairs.phenomenon, dtype=object)[keep]
-    rows = {
+    columns = {
         e.name: pd.Series(core.adc_pass(e.model_delta[keep], h[keep], delta)).groupby(phen).mean()
         for e in entries
     }
-    m = pd.DataFrame(rows).T
-    return m[m.mean(axis=0).sort_values(kind="stable").index]
+    m = pd.DataFrame(columns)
+    return m.loc[m.mean(axis=1).sort_values(kind="stable").index]
 
 
 def heatmap_figure(
     data: SpaceData, entries: Sequence[ModelEntry], delta: float, source: str | None = None
 ) -> Figure:
-    """The models × phenomena heatmap of ADC(δ) (see :func:`phenomenon_matrix`).
+    """The phenomena × models heatmap of ADC(δ) (see :func:`phenomenon_matrix`), each
+    phenomenon labelled with its readable short name (its reference).
 
     Examples
     --------
-    >>> from space.data import toy_space_data
+    >>> from space.toy import toy_space_data
     >>> d = toy_space_data()
-    >>> heatmap_figure(d, d.models, 0.5).axes[0].get_title()
-    'ADC δ=0.5 per phenomenon'
+    >>> ax = heatmap_figure(d, d.models, 0.5).axes[0]
+    >>> ax.get_title(), [t.get_text() for t in ax.get_yticklabels()]
+    ('ADC δ=0.5 per phenomenon (2 phenomena, hardest first)', ['Agreement (toy)', 'Islands (toy)'])
     """
     m = phenomenon_matrix(data, entries, delta, source)
-    return figures.phenomenon_heatmap(m.to_numpy(float), list(m.index), list(m.columns), delta)
+    return figures.level_heatmap(
+        m.to_numpy(float),
+        [data.labels.get(p, p) for p in m.index],
+        list(m.columns),
+        title=f"ADC δ={delta:g} per phenomenon ({len(m)} phenomena, hardest first)",
+    )

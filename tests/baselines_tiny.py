@@ -36,13 +36,44 @@ def tiny_tokenizer(*, bos: str | None = "<s>", eos: str | None = "</s>", add_bos
     return PreTrainedTokenizerFast(tokenizer_object=backend, **specials)
 
 
-def tiny_causal_lm(arch: str = "llama", *, seed: int = 0, max_positions: int = 64):
-    """A random two-layer causal LM over the :func:`tiny_tokenizer` vocabulary."""
+def tiny_bpe_tokenizer():
+    """A byte-level BPE tokenizer (GPT-2 style: ``Ġ`` marks a word after a space) trained on a
+    few sentences over :data:`WORDS`, with ``<s>``, ``</s>`` and ``<unk>``; no special tokens
+    are added when encoding."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    corpus = [
+        " ".join(WORDS),
+        "The keys to the cabinet are lost.",
+        "Who did you think that Kim solved?",
+        "A robin is a bird. A robin is not a tree.",
+    ] * 3
+    backend = Tokenizer(models.BPE())
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    backend.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=400,
+        special_tokens=["<s>", "</s>", "<unk>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    backend.train_from_iterator(corpus, trainer)
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend, bos_token="<s>", eos_token="</s>", unk_token="<unk>"
+    )
+
+
+def tiny_causal_lm(
+    arch: str = "llama", *, seed: int = 0, max_positions: int = 64, vocab_size: int | None = None
+):
+    """A random two-layer causal LM over the :func:`tiny_tokenizer` vocabulary (or
+    ``vocab_size`` tokens)."""
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(seed)
-    vocab_size = len(SPECIALS) + len(WORDS)
+    vocab_size = vocab_size or len(SPECIALS) + len(WORDS)
     if arch == "llama":
         config = LlamaConfig(
             vocab_size=vocab_size,

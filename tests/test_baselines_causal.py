@@ -174,3 +174,11 @@ def test_smollm2_end_to_end(tmp_path):
         ours.model, ours.tokenizer, name="chat", batch_size=16, context_token="<|im_start|>"
     )
     assert sum(ours.score(sentences)) > sum(chat.score(sentences))
+    assert scores.metadata["convention"] == "default"
+
+    # lm-evaluation-harness's convention scores after the tokenizer's BOS, the chat marker,
+    # with a space before the sentence
+    harness = smollm2_scorer(device="cpu", batch_size=16, convention="harness")
+    assert (harness.context_token, harness.metadata()["convention"]) == ("<|im_start|>", "harness")
+    spaced = [" " + s for s in sentences]
+    assert harness.score(sentences) == pytest.approx(chat.score(spaced), abs=1e-3)

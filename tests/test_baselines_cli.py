@@ -114,7 +114,8 @@ def test_causal_kind_is_detected_from_a_local_config(dataset, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--model", "trigram", "--dataset", "blimp"], "unknown dataset 'blimp'"),
+        (["--model", "trigram", "--dataset", "glue"], "unknown dataset 'glue'"),
+        (["--model", "trigram", "--convention", "harness"], "convention does not apply"),
         (
             ["--model", "trigram", "--dataset", "nope.csv"],
             "unknown dataset 'nope.csv' (file not found)",
@@ -218,3 +219,70 @@ def test_threads_option_sets_torch_threads(dataset, tmp_path):
     finally:
         torch.set_num_threads(before)
     assert len(read_scores(out)) == len(ROWS)
+
+
+def test_every_benchmark_into_one_folder(tmp_path, capsys):
+    """--dataset all: one scores file per benchmark, named for it, with its metadata."""
+    from li_adger.benchmarks import BENCHMARKS, load_items
+
+    out = tmp_path / "trigram"
+    argv = ["score", "--model", "trigram", "--dataset", "all", "--out", str(out)]
+    assert main([*argv, "--limit", "3", "--quiet"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{b}.jsonl" for b in BENCHMARKS)
+    for name, spec in BENCHMARKS.items():
+        scores = read_scores(out / f"{name}.jsonl")
+        meta = scores.metadata
+        assert (meta["dataset"], meta["form"], meta["limit"]) == (name, spec.form, 3)
+        assert int(meta["dataset_fingerprint"], 16)  # the build's, or a hash of the pins
+        assert scores.ids == load_items(name).units["id"].tolist()[:3]
+    cloze = read_scores(out / "diagnostics.jsonl")
+    assert set(cloze.fields) == {"context", "completion", "rank", "top"}
+    assert cloze.metadata["n_units"] == 3 and cloze.sentences is None
+    assert all(len(top) == 5 for top in cloze.fields["top"])
+    assert capsys.readouterr().err.count("wrote 3 scores") == len(BENCHMARKS)
+
+
+def test_a_classifier_skips_cloze_units_in_all_and_refuses_them_by_name(tmp_path, capsys):
+    folder = save_tiny_bert(
+        tmp_path / "tiny-cola",
+        "BertForSequenceClassification",
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        num_labels=2,
+    )
+    out = tmp_path / "cola-model"
+    argv = ["score", "--model", str(folder), "--out", str(out), "--device", "cpu", "--quiet"]
+    assert main([*argv, "--dataset", "all", "--limit", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "skipping diagnostics has cloze units, which the cola scorer" in err
+    assert sorted(p.name for p in out.iterdir()) == [
+        "blimp.jsonl", "cola.jsonl", "li_adger.jsonl", "npi.jsonl"
+    ]  # fmt: skip
+    assert read_scores(out / "cola.jsonl").metadata["form"] == "labelled"
+    single = tmp_path / "d.jsonl"
+    argv = ["score", "--model", str(folder), "--out", str(single), "--device", "cpu"]
+    assert main([*argv, "--dataset", "diagnostics"]) == 2
+    assert "diagnostics has cloze units, which the cola scorer" in capsys.readouterr().err
+    assert not single.exists()
+
+
+def test_harness_convention_is_written_to_the_metadata(dataset, tmp_path):
+    folder = save_tiny_causal_lm(tmp_path / "tiny", "gpt2")
+    metas = {}
+    for convention in ("default", "harness"):
+        out = tmp_path / f"{convention}.jsonl"
+        argv = ["score", "--model", str(folder), "--dataset", str(dataset), "--out", str(out)]
+        assert main([*argv, "--convention", convention, "--device", "cpu", "--quiet"]) == 0
+        metas[convention] = read_scores(out).metadata
+    assert metas["default"]["convention"] == "default"  # the default is named too
+    assert metas["harness"]["convention"] == "harness"
+    assert metas["harness"]["context_token"] == "<s>"  # the tokenizer's BOS
+
+
+def test_all_needs_a_folder(tmp_path, capsys):
+    out = tmp_path / "file.jsonl"
+    out.write_text("")
+    assert main(["score", "--model", "trigram", "--dataset", "all", "--out", str(out)]) == 2
+    assert "--out must be a folder" in capsys.readouterr().err

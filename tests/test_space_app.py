@@ -1,10 +1,14 @@
-"""The Space served for real: ``python -m space`` on 127.0.0.1, driven through its API
+"""The app served for real: ``python -m space`` on 127.0.0.1, driven through its API
 (``gradio_client``) and in headless Chromium (Playwright, Debian's ``/usr/bin/chromium``).
 
-One server runs for the whole module. Its results directory holds one scores file, a
-word-count baseline (score = minus the number of words) written with the metric's own
-writer, so the app shows a model that does not come from the thesis. Expected numbers are
-computed independently with :func:`metric_adc.rows.evaluate_li_adger`.
+One server runs for the whole module, **offline and without a single source file**: the
+source lookup points at an empty folder (``LI_ADGER_SOURCE``) and ``ADC_THESIS_OUTPUTS`` is
+unset, so LI-Adger comes from the package's committed build, the thesis's reference rows are
+absent (with a note), and the offline model, the human ceiling and the BLiMP references come
+from the results shipped with the app. Its results folder holds one scores file, a word-count
+baseline (score = minus the number of words), and is where uploads are kept. Expected
+numbers are computed independently with :func:`metric_adc.rows.evaluate_li_adger` or read
+from the README.
 
 Screenshots go to ``artifacts/space/`` (git-ignored).
 """
@@ -22,6 +26,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from space_helpers import readme_row
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts" / "space"
@@ -37,6 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 BASELINE = "word-count baseline"
+HUMAN = "human split-half (LI only)"
+HIGHLIGHT_RGB = "rgb(253, 230, 138)"  # space.leaderboard.HIGHLIGHT's #fde68a
 STARTUP_TIMEOUT_S = 240
 
 
@@ -55,13 +62,9 @@ def sentences():
     return list(zip(ds["id"], ds["sentence"], strict=True))
 
 
-def _word_count_scores(sentences) -> dict[str, float]:
-    return {i: -float(len(s.split())) for i, s in sentences}
-
-
 @pytest.fixture(scope="module")
 def baseline_scores(sentences) -> dict[str, float]:
-    return _word_count_scores(sentences)
+    return {i: -float(len(s.split())) for i, s in sentences}
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +83,17 @@ def results_dir(tmp_path_factory, sentences, baseline_scores) -> Path:
 
 @pytest.fixture(scope="module")
 def server(results_dir, tmp_path_factory):
-    """``python -m space`` on a free port of 127.0.0.1; yields its base URL."""
+    """``python -m space`` on a free port of 127.0.0.1, with no source file; yields its URL."""
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
+    env = {k: v for k, v in os.environ.items() if k not in ("ADC_THESIS_OUTPUTS",)}
+    env.update(
+        HF_HUB_OFFLINE="1",
+        GRADIO_ANALYTICS_ENABLED="False",
+        LI_ADGER_SOURCE=str(tmp_path_factory.mktemp("no-sources") / "nonexistent"),
+        LI_ADGER_CACHE=str(tmp_path_factory.mktemp("empty-cache")),
+    )
     cmd = [sys.executable, "-m", "space", "--port", str(port), "--results", str(results_dir)]
-    cmd += ["--ceiling-splits", "10"]
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
@@ -143,6 +151,21 @@ def _csv(path: Path, rows: list[tuple[str, str]], header: str = "id,score") -> P
     return path
 
 
+def _upload_api(client, path: Path, name: str = "") -> str:
+    """Upload ``path`` through the API; return the status line."""
+    from gradio_client import handle_file
+
+    status, _keep_choices = client.predict(
+        handle_file(str(path)), name, 0.5, api_name="/evaluate_upload"
+    )
+    return status
+
+
+def _char_count_csv(tmp_path: Path, sentences, name: str) -> tuple[Path, dict[str, float]]:
+    scores = {i: float(len(s)) for i, s in sentences}  # characters: another honest baseline
+    return _csv(tmp_path / f"{name}.csv", [(i, repr(v)) for i, v in scores.items()]), scores
+
+
 # ----------------------------------------------------------------------------- API
 def test_api_leaderboard_follows_delta_and_matches_the_metric(client, expected):
     _, row = expected
@@ -159,28 +182,42 @@ def test_api_leaderboard_follows_delta_and_matches_the_metric(client, expected):
         assert list(df[col].dropna()) == sorted(df[col].dropna(), reverse=True)
 
 
-def test_api_leaderboard_has_thesis_models_and_ceiling(client):
-    from metric_adc import thesis
+def test_api_offline_start_shows_the_shipped_rows_and_no_thesis_rows(client):
+    df = _frame(client.predict(0.5, api_name="/leaderboard")).set_index("Model")
+    assert "thesis reference" not in set(df["Kind"])
+    want = readme_row("trigram (slor)")
+    assert df.loc["trigram (slor)", "Kind"] == "offline model"
+    assert df.loc["trigram (slor)", "ADC δ=0.50"] == want["0.5"]
+    assert df.loc["trigram (slor)", "BLiMP"] == want["blimp"]
+    assert "broken" not in " ".join(df.index)
 
-    df = _frame(client.predict(0.5, api_name="/leaderboard"))
-    kinds = set(df["Kind"])
-    if thesis.default_dir().is_dir():
-        assert (df["Kind"] == "thesis reference").sum() == len(thesis.MODELS)
-    assert any("LI pairs only" in k for k in kinds), kinds
-    assert "broken" not in " ".join(df["Model"])
+
+def test_api_the_human_ceiling_is_apart_with_the_readme_numbers(client):
+    board = _frame(client.predict(1.0, api_name="/leaderboard"))
+    assert HUMAN not in set(board["Model"])
+    ceiling = _frame(client.predict(1.0, api_name="/ceiling"))
+    top = ceiling.iloc[0]
+    want = readme_row(HUMAN)
+    assert (top["Model"], top["Pairs"], top["ADC δ=1.00"], top["BLiMP"]) == (
+        HUMAN,
+        1174,
+        want["1.0"],
+        want["blimp"],
+    )
+    assert "100 split-halves, seed 0" in top["Kind"]
+    assert set(ceiling["Pairs"][1:]) == {1174}
 
 
 def test_api_upload_valid_csv_joins_this_session_only(
     client, server, tmp_path, sentences, expected
 ):
-    from gradio_client import Client, handle_file
+    from gradio_client import Client
 
     from metric_adc import rows
 
-    scores = {i: float(len(s)) for i, s in sentences}  # characters: another honest baseline
-    path = _csv(tmp_path / "chars.csv", [(i, repr(v)) for i, v in scores.items()])
-    status = client.predict(handle_file(str(path)), "char count", 0.5, api_name="/evaluate_upload")
-    assert status.startswith("**Scored `char count`**"), status
+    path, scores = _char_count_csv(tmp_path, sentences, "chars")
+    status = _upload_api(client, path, "char count")
+    assert status.startswith("**Scored `char count`** on LI-Adger"), status
     df = _frame(client.predict(0.5, api_name="/leaderboard")).set_index("Model")
     row = rows.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
     assert df.loc["char count", "Kind"] == "your upload"
@@ -188,6 +225,23 @@ def test_api_upload_valid_csv_joins_this_session_only(
     assert df.loc["char count", "BLiMP"] == pytest.approx(row["blimp"], abs=5e-4)
     other = _frame(Client(server, verbose=False).predict(0.5, api_name="/leaderboard"))
     assert "char count" not in set(other["Model"])
+
+
+def test_api_keep_puts_an_upload_on_every_sessions_leaderboard(
+    client, server, tmp_path, sentences, results_dir
+):
+    from gradio_client import Client
+
+    path, _ = _char_count_csv(tmp_path, sentences, "kept-by-api")
+    _upload_api(client, path, "kept by api")
+    status, _ = client.predict("kept by api", api_name="/keep")
+    assert status.startswith("**Kept `kept by api`** on the LI-Adger leaderboard"), status
+    assert (results_dir / "kept-by-api.jsonl").is_file()
+    other = _frame(Client(server, verbose=False).predict(0.5, api_name="/leaderboard"))
+    assert other.set_index("Model").loc["kept by api", "Kind"] == "kept upload"
+    # a new upload under the kept name gets a name of its own
+    status = _upload_api(client, path, "kept by api")
+    assert status.startswith("**Scored `kept by api #2`**"), status
 
 
 @pytest.mark.parametrize(
@@ -204,7 +258,6 @@ def test_api_upload_valid_csv_joins_this_session_only(
     ],
 )
 def test_api_upload_refuses_malformed_files_clearly(client, tmp_path, sentences, case, message):
-    from gradio_client import handle_file
 
     ids = [i for i, _ in sentences]
     rows = [(i, "1.0") for i in ids]
@@ -224,12 +277,22 @@ def test_api_upload_refuses_malformed_files_clearly(client, tmp_path, sentences,
     elif case == "missing":
         _csv(path, [(i, f"{k}") for k, i in enumerate(ids[:100])])
     elif case == "huge":
-        _csv(path, [(i, f"{k}.{'0' * 2100}") for k, i in enumerate(ids)])
-    status = client.predict(handle_file(str(path)), "", 0.5, api_name="/evaluate_upload")
+        _csv(path, [(i, f"{k}.{'0' * 8200}") for k, i in enumerate(ids)])
+    status = _upload_api(client, path)
     assert "Refused" in status and message in status, status
     assert f"{case}.csv" in status and "/tmp" not in status, status
     df = _frame(client.predict(0.5, api_name="/leaderboard"))
     assert "your upload" not in set(df["Kind"])
+
+
+def test_api_a_benchmark_upload_without_its_sources_is_refused_clearly(client, tmp_path):
+
+    from metric_adc.scores_file import write_scores
+
+    path = write_scores(tmp_path / "gpt.jsonl", [{"id": "adjunct_island.0.good", "score": -3.0}],
+                        {"model": "gpt", "dataset": "blimp"})  # fmt: skip
+    status = _upload_api(client, path)
+    assert "gpt.jsonl: the blimp source files are not available here" in status, status
 
 
 def test_api_pair_explorer_filters(client, expected):
@@ -257,11 +320,22 @@ def test_api_plots_render(client):
         ((0.5,), "/adc_curves"),
         ((BASELINE, 0.5), "/model_plots"),
         ((1.0, "LI"), "/heatmap"),
+        (("per field", "blimp"), "/blimp_breakdown"),
     ]:
         out = client.predict(*args, api_name=name)
-        outs = out if isinstance(out, tuple) else (out,)
-        for plot in outs:
-            assert plot and plot["type"] == "matplotlib", plot
+        plots = [o for o in (out if isinstance(out, tuple) else (out,)) if "type" in o]
+        assert plots and all(p["type"] == "matplotlib" for p in plots), out
+
+
+def test_api_benchmark_leaderboards_come_from_the_shipped_results(client):
+    blimp = _frame(client.predict(api_name="/blimp_leaderboard")).set_index("Model")
+    # Warstadt et al. (2020), Table 3: GPT-2 83.0; the human row is not ranked here
+    assert blimp.loc["GPT-2", "BLiMP (mean over paradigms)"] == 0.83
+    assert blimp.loc["trigram (slor)", "Kind"] == "offline model"
+    assert "human" not in blimp.index
+    npi = _frame(client.predict(api_name="/npi_leaderboard"))
+    assert list(npi["Model"]) == ["trigram (slor)"]
+    assert "ONLY (only)" in npi.columns
 
 
 # ----------------------------------------------------------------------------- browser
@@ -284,6 +358,10 @@ def browser_context(tmp_path_factory):
         context.close()
 
 
+def _wait_for_board(page) -> None:
+    _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
+
+
 @pytest.fixture()
 def page(browser_context, server):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -291,7 +369,7 @@ def page(browser_context, server):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server, wait_until="domcontentloaded")
-    page.locator("#leaderboard").get_by_text(BASELINE).first.wait_for(timeout=60_000)
+    _wait_for_board(page)
     yield page
     page.close()
     assert not errors, errors
@@ -301,52 +379,111 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def _board_text(page) -> str:
-    return page.locator("#leaderboard").inner_text()
+def _cell(page, table: str, text: str):
+    """The first visible cell of the table ``table`` showing ``text`` (Gradio also renders
+    hidden copies of the cells, to measure the columns)."""
+    return page.locator(f"{table} [role=gridcell]").get_by_text(text).first
 
 
-@pytest.mark.browser
-def test_browser_page_loads(page):
-    text = _board_text(page)
-    assert "ADC δ=0.50" in text and BASELINE in text
-    page.locator("#curves img").first.wait_for(timeout=30_000)
-    _shot(page, "page")
+def _text(page, selector: str) -> str:
+    return page.locator(selector).inner_text()
 
 
-@pytest.mark.browser
-def test_browser_delta_slider_changes_the_table(page):
-    before = _board_text(page)
-    slider = page.locator("#delta input[type=range]")
-    slider.focus()
-    for _ in range(10):  # 0.5 → 1.0 in steps of 0.05
-        page.keyboard.press("ArrowRight")
-    page.locator("#leaderboard").get_by_text("ADC δ=1.00").first.wait_for(timeout=30_000)
-    after = _board_text(page)
-    assert "ADC δ=0.50" in before and "ADC δ=1.00" in after
-    # not only the header: the numbers change too
-    assert after.replace("ADC δ=1.00", "") != before.replace("ADC δ=0.50", "")
-    _shot(page, "delta-1.0")
-
-
-def _upload(page, path, outcome: str):
+def _upload(page, path, outcome: str, name: str = ""):
     """Upload ``path`` on the upload tab; wait until the status shows ``outcome``; return it."""
     page.get_by_role("tab", name="Evaluate your scores").click()
+    if name:
+        page.locator("#name textarea").fill(name)
     page.locator("#upload input[type=file]").set_input_files(str(path))
     status = page.locator("#upload-status")
     status.get_by_text(outcome).wait_for(timeout=60_000)
     return status
 
 
+def _row_background(page, board: str, model: str) -> str:
+    """The background colour of the cell naming ``model`` in the table ``board``."""
+    return page.evaluate(
+        """([board, model]) => {
+            const cells = [...document.querySelectorAll(board + ' [role=gridcell]')];
+            const cell = cells.find(c => c.innerText.trim() === model);
+            if (!cell) return null;
+            for (const e of [cell, ...cell.querySelectorAll('*')]) {
+                const bg = getComputedStyle(e).backgroundColor;
+                if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+            }
+            return getComputedStyle(cell).backgroundColor;
+        }""",
+        [board, model],
+    )
+
+
 @pytest.mark.browser
-def test_browser_valid_upload_is_scored(page, tmp_path, sentences):
-    scores = {i: float(len(s)) for i, s in sentences}
-    path = _csv(tmp_path / "my_model.csv", [(i, repr(v)) for i, v in scores.items()])
+def test_browser_page_loads_offline_with_no_source_file(page):
+    text = _text(page, "#leaderboard")
+    assert "ADC δ=0.50" in text and BASELINE in text and "trigram (slor)" in text
+    assert "thesis reference" not in text
+    assert "ADC_THESIS_OUTPUTS" in page.content()  # the note saying why the thesis rows are absent
+    page.locator("#curves img").wait_for(timeout=30_000)
+    _shot(page, "page-offline")
+
+
+@pytest.mark.browser
+def test_browser_the_human_ceiling_is_shown_apart(page):
+    assert HUMAN not in _text(page, "#leaderboard")
+    _cell(page, "#ceiling", HUMAN).wait_for(timeout=30_000)
+    ceiling = _text(page, "#ceiling")
+    want = readme_row(HUMAN)
+    assert f"{want['0.5']:.3f}" in ceiling and f"{want['blimp']:.3f}" in ceiling
+    assert "not ranked above" in _text(page, "#ceiling-notes")
+    page.locator("#ceiling").scroll_into_view_if_needed()
+    _shot(page, "ceiling-apart")
+
+
+@pytest.mark.browser
+def test_browser_delta_slider_changes_the_table(page):
+    before = _text(page, "#leaderboard")
+    slider = page.locator("#delta input[type=range]")
+    slider.focus()
+    for _ in range(10):  # 0.5 → 1.0 in steps of 0.05
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "t => document.querySelector('#leaderboard').innerText.includes(t)",
+        arg="ADC δ=1.00",
+        timeout=30_000,
+    )
+    after = _text(page, "#leaderboard")
+    assert "ADC δ=0.50" in before and "ADC δ=1.00" in after
+    # not only the header: the numbers change too
+    assert after.replace("ADC δ=1.00", "") != before.replace("ADC δ=0.50", "")
+    _shot(page, "delta-1.0")
+
+
+@pytest.mark.browser
+def test_browser_an_upload_is_scored_and_its_row_highlighted(page, tmp_path, sentences):
+    path, _ = _char_count_csv(tmp_path, sentences, "my_model")
     status = _upload(page, path, "Scored")
     assert "my_model" in status.inner_text()
-    _shot(page, "upload-valid")
-    page.get_by_role("tab", name="Leaderboard").click()
-    page.locator("#leaderboard").get_by_text("my_model").first.wait_for(timeout=30_000)
-    assert "your upload" in _board_text(page)
+    page.get_by_role("tab", name="LI-Adger (ADC)").click()
+    page.get_by_role("tab", name="Leaderboard").first.click()
+    _cell(page, "#leaderboard", "my_model").wait_for(timeout=30_000)
+    assert _row_background(page, "#leaderboard", "my_model") == HIGHLIGHT_RGB
+    assert _row_background(page, "#leaderboard", BASELINE) != HIGHLIGHT_RGB
+    _shot(page, "upload-highlighted")
+
+
+@pytest.mark.browser
+def test_browser_a_kept_upload_is_still_there_after_a_reload(page, tmp_path, sentences):
+    path, _ = _char_count_csv(tmp_path, sentences, "browser-kept")
+    _upload(page, path, "Scored", name="kept in the browser")
+    page.locator("#keep").click()
+    page.locator("#keep-status").get_by_text("Kept").wait_for(timeout=60_000)
+    _shot(page, "kept")
+    page.reload(wait_until="domcontentloaded")
+    _wait_for_board(page)
+    _cell(page, "#leaderboard", "kept in the browser").wait_for(timeout=30_000)
+    assert "kept upload" in _text(page, "#leaderboard")
+    assert _row_background(page, "#leaderboard", "kept in the browser") != HIGHLIGHT_RGB
+    _shot(page, "kept-after-reload")
 
 
 @pytest.mark.browser
@@ -355,3 +492,64 @@ def test_browser_malformed_upload_shows_its_error(page, tmp_path):
     status = _upload(page, path, "Refused")
     assert "expected the CSV header 'id,score' (got 'sentence,logprob')" in status.inner_text()
     _shot(page, "upload-refused")
+
+
+@pytest.mark.browser
+def test_browser_a_benchmark_tab_shows_its_leaderboard_and_breakdown(page):
+    page.get_by_role("tab", name="BLiMP").click()
+    board = page.locator("#blimp-leaderboard")
+    _cell(page, "#blimp-leaderboard", "GPT-2").wait_for(timeout=30_000)
+    text = board.inner_text()
+    assert "trigram (slor)" in text and "offline model" in text and "0.830" in text
+    assert "0.886" in _text(page, "#blimp-human") and "0.886" not in text
+    _shot(page, "blimp")
+    page.get_by_role("tab", name="Breakdown").first.click()
+    _cell(page, "#blimp-breakdown", "island effects").wait_for(timeout=30_000)
+    page.locator("#blimp-breakdown-plot img").wait_for(timeout=30_000)
+    _shot(page, "blimp-breakdown")
+
+
+@pytest.mark.browser
+def test_browser_pair_explorer_never_breaks_a_word(page):
+    page.get_by_role("tab", name="Pair explorer").click()
+    _cell(page, "#pairs", "attempted to").wait_for(timeout=30_000)
+    cells = page.evaluate(
+        """() => {
+            // per visible cell: its column, text, CSS, number of lines, and every place where
+            // a line ends inside a word (the characters on both sides of the break)
+            const out = [];
+            for (const span of document.querySelectorAll('#pairs [role=gridcell] span.text')) {
+                const node = [...span.childNodes].find(n => n.nodeType === 3);
+                if (!node || !node.textContent.trim()) continue;
+                const text = node.textContent, tops = [], inside = [];
+                for (let i = 0; i < text.length; i++) {
+                    const r = document.createRange();
+                    r.setStart(node, i); r.setEnd(node, i + 1);
+                    const rect = r.getClientRects()[0];
+                    tops.push(rect ? Math.round(rect.top) : null);
+                    if (i > 0 && tops[i] !== null && tops[i - 1] !== null && tops[i] > tops[i - 1]
+                        && text[i - 1] !== ' ' && text[i] !== ' ') inside.push(text.slice(i - 1, i + 1));
+                }
+                const style = getComputedStyle(span);
+                out.push({col: span.closest('[role=gridcell]').dataset.col, text,
+                          lines: new Set(tops.filter(t => t !== null)).size, inside,
+                          css: style.wordBreak + '/' + style.overflowWrap});
+            }
+            return out;
+        }"""
+    )
+    outcome = [c for c in cells if c["text"] in ("pass", "fail")]
+    assert outcome and all(c["lines"] == 1 for c in outcome), outcome[:5]
+    sentences = [c for c in cells if c["col"] in ("3", "4")]
+    assert sentences and {c["css"] for c in sentences} == {"normal/normal"}
+    assert any(c["lines"] > 1 for c in sentences)  # long sentences do wrap…
+    broken = [(c["text"], c["inside"]) for c in cells if c["col"] not in ("0", "2") and c["inside"]]
+    assert not broken, broken[:5]  # …but only between words
+    _shot(page, "pairs")
+
+
+@pytest.mark.browser
+def test_browser_the_heatmap_is_drawn(page):
+    page.get_by_role("tab", name="Phenomena").click()
+    page.locator("#heatmap img").wait_for(timeout=30_000)
+    _shot(page, "phenomena")

@@ -132,8 +132,9 @@ def test_download_into_the_cache(nowhere, thesis_copy, monkeypatch):
 
 
 def test_the_space_starts_without_them(nowhere):
-    from space.data import load_thesis_entries
+    from space.loaders import load_thesis_entries
 
     start = time.perf_counter()
-    assert load_thesis_entries(None) == []
+    entries, why = load_thesis_entries(None)
+    assert entries == [] and "ADC_THESIS_OUTPUTS" in why
     assert time.perf_counter() - start < 5

@@ -22,10 +22,39 @@ from li_adger.benchmarks.spec import Items
 from li_adger.benchmarks.tsv import SourceFormatError, read_tsv
 from li_adger.benchmarks.units import unique_units
 
-__all__ = ["FILES", "SPLITS", "read"]
+__all__ = ["FILES", "SPLITS", "read", "read_rows"]
 
 SPLITS: tuple[str, ...] = ("in_domain_dev", "out_of_domain_dev")
 FILES: dict[str, str] = {split: f"cola/{split}.tsv" for split in SPLITS}
+
+
+def read_rows(path: str | Path) -> list[tuple[int, str, bool, str]]:
+    """The rows of one raw CoLA file (the development sets, or the training set a classifier
+    is fine-tuned on): ``(line number, source code, acceptable, sentence)``.
+
+    Raises :class:`~li_adger.benchmarks.tsv.SourceFormatError` naming the file and line for a
+    line without four fields, a label other than ``0``/``1`` or an empty sentence, and for a
+    file with no rows.
+
+    Examples
+    --------
+    >>> from li_adger.sources import find_sources
+    >>> path = find_sources([FILES["in_domain_dev"]])[FILES["in_domain_dev"]]
+    >>> rows = read_rows(path)
+    >>> len(rows), rows[0]
+    (527, (1, 'gj04', True, 'The sailors rode the breeze clear of the rocks.'))
+    """
+    path = Path(path)
+    rows = []
+    for number, (source, label, _mark, sentence) in read_tsv(path, 4):
+        if label not in ("0", "1"):
+            raise SourceFormatError(f"{path}:{number}: label must be 0 or 1 (got {label!r})")
+        if not sentence.strip():
+            raise SourceFormatError(f"{path}:{number}: the sentence is empty")
+        rows.append((number, source, label == "1", sentence))
+    if not rows:
+        raise SourceFormatError(f"{path} holds no sentences")
+    return rows
 
 
 def read(paths: Mapping[str, Path]) -> Items:
@@ -40,15 +69,11 @@ def read(paths: Mapping[str, Path]) -> Items:
     >>> items.labels.iloc[0].astype(str).tolist()
     ['in_domain_dev.1', 'True', 'in_domain_dev', 'gj04', '1']
     """
-    rows = []
-    for split in SPLITS:
-        path = Path(paths[FILES[split]])
-        for number, (source, label, _mark, sentence) in read_tsv(path, 4):
-            if label not in ("0", "1"):
-                raise SourceFormatError(f"{path}:{number}: label must be 0 or 1 (got {label!r})")
-            if not sentence.strip():
-                raise SourceFormatError(f"{path}:{number}: the sentence is empty")
-            rows.append((f"{split}.{number}", sentence, label == "1", split, source, number))
+    rows = [
+        (f"{split}.{number}", sentence, label, split, source, number)
+        for split in SPLITS
+        for number, source, label, sentence in read_rows(paths[FILES[split]])
+    ]
     candidates, sentences, label, split, source, line = zip(*rows, strict=True)
     units, ids = unique_units(candidates, {"sentence": sentences})
     labels = pd.DataFrame(
