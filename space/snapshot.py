@@ -96,10 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             written = snapshot_file(f, read_scores(f), args.to)
         except (ScoresFileError, ValueError, SourceNotFoundError, ChecksumError) as exc:
-            print(f"refused {f}: {exc}", file=sys.stderr)
+            print(f"refused {f.relative_to(source)}: {exc}", file=sys.stderr)
             refused += 1
             continue
-        print(f"{f} → {', '.join(str(w) for w in written)}")
+        print(f"{f.relative_to(source)} → {', '.join(str(w) for w in written)}")
     try:
         for w in snapshot_references(args.to):
             print(f"references → {w}")
