@@ -137,7 +137,9 @@ def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
         return None
     if not -1.0 <= as_scalar(r, "r", "a correlation in [-1, 1] or None") <= 1.0:
         raise ValueError(f"'r' must be a correlation in [-1, 1] (got {r!r})")
-    if not as_scalar(factor, "factor", "a number > 0") > 0 or not math.isfinite(factor):
-        raise ValueError(f"'factor' must be a finite number > 0 (got {factor!r})")
+    k = as_scalar(factor, "factor", "a number > 0")
+    if not k > 0 or not math.isfinite(k):
+        raise ValueError(f"'factor' must be a finite number > 0 (got {factor!r:.80})")
+    factor = k
     denom = 1.0 + (factor - 1.0) * r
     return None if denom == 0 else float(factor * r / denom)
