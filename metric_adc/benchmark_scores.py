@@ -43,6 +43,7 @@ __all__ = [
     "DEFAULT_BENCHMARK",
     "BenchmarkScores",
     "benchmark_of",
+    "check_benchmark_file",
     "items_of",
     "read_benchmark_scores",
 ]
@@ -127,23 +128,9 @@ def read_benchmark_scores(
     if benchmark is not None and benchmark not in BENCHMARKS:
         raise ValueError(f"'benchmark' must be one of {list(BENCHMARKS)} (got {benchmark!r})")
     name = benchmark or benchmark_of(sf.metadata, name=str(path))
-    given = [f for f in _TEXT_FIELDS if f in sf.fields]
-    if check_text and given:
-        units = items_of(name).units
-        for field in given:
-            if field in units.columns:
-                texts = dict(zip(units["id"], units[field], strict=True))
-                check_texts(sf.ids, sf.fields[field], texts, name=str(path), field=field)
-    if name == DEFAULT_BENCHMARK:
-        items = items_of(name)
-        note = check_coverage(
-            sf.ids,
-            items.units["id"].tolist(),
-            needed=[*items.comparisons["good_id"], *items.comparisons["bad_id"]],
-            name=str(path),
-        )
-        if note:
-            warnings.warn(f"{path}: {note}", UnscoredSentencesWarning, stacklevel=2)
+    note = check_benchmark_file(sf, name, name=str(path), check_text=check_text)
+    if note:
+        warnings.warn(f"{path}: {note}", UnscoredSentencesWarning, stacklevel=2)
     kind = sf.metadata.get("kind")
     ranks = None
     if "rank" in sf.fields:
@@ -170,3 +157,40 @@ def items_of(name: str) -> Items:
     True
     """
     return load_items(name)
+
+
+def check_benchmark_file(
+    sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
+) -> str | None:
+    """The checks of a scores file read for ``benchmark``, in one place for the commands and
+    the Space: its texts are the benchmark's (:func:`~metric_adc.pairs.check_texts`, when
+    ``check_text`` and the file has text fields), and a LI-Adger file follows the coverage rule
+    (:func:`~metric_adc.pairs.check_coverage`). Returns the coverage note (``None`` when every
+    sentence is scored); raises :class:`~metric_adc.scores_file.ScoresFileError` naming
+    ``name``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({}, ["x"], np.array([1.0]))
+    >>> check_benchmark_file(sf, "li_adger", name="s.jsonl")
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores_file.ScoresFileError: s.jsonl: 1 sentence id(s) unknown to LI-Adger, e.g. 'x' (expected ids of its 4,178 sentences, such as '32.1.martin.1a.g.01')
+    """
+    given = [f for f in _TEXT_FIELDS if f in sf.fields]
+    if check_text and given:
+        units = items_of(benchmark).units
+        for field in given:
+            if field in units.columns:
+                texts = dict(zip(units["id"], units[field], strict=True))
+                check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
+    if benchmark != DEFAULT_BENCHMARK:
+        return None
+    items = items_of(benchmark)
+    return check_coverage(
+        sf.ids,
+        items.units["id"].tolist(),
+        needed=[*items.comparisons["good_id"], *items.comparisons["bad_id"]],
+        name=name,
+    )
