@@ -50,6 +50,8 @@ from baselines.interface import (
     check_sentences,
 )
 from li_adger.benchmarks import BENCHMARKS
+from li_adger.readers import TABLE_SUFFIXES, read_sentence_table
+from metric_adc.scores_file import PartialFileError, read_partial
 
 __all__ = [
     "CLOZE_BATCH_SIZE",
@@ -86,12 +88,7 @@ run whose metadata has exactly that value (e.g. a causal scorer's ``"convention"
 CLOZE_BATCH_SIZE = 32
 """Cloze units are scored at most this many at a time, so that the progress bar moves."""
 
-_TABLE_SUFFIXES = (".csv", ".jsonl", ".parquet")
 _FSYNC_SECONDS = 2.0
-
-
-class PartialFileError(ValueError):
-    """A partial (cache) file is damaged somewhere other than its last line."""
 
 
 @dataclass(frozen=True)
@@ -160,26 +157,11 @@ def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Unit
         else:
             texts = [str(s) for s in units["sentence"]]
         return Units(dataset, items.form, ids, texts)
-    if dataset.endswith(_TABLE_SUFFIXES) and Path(dataset).is_file():
-        import pandas as pd
-
-        path = Path(dataset)
-        if path.suffix == ".csv":
-            table = pd.read_csv(path, dtype={"id": str, "sentence": str}, keep_default_na=False)
-        elif path.suffix == ".jsonl":
-            table = pd.read_json(path, lines=True, dtype={"id": str, "sentence": str})
-        else:
-            table = pd.read_parquet(path)
-        missing = [c for c in ("id", "sentence") if c not in table.columns]
-        if missing:
-            raise ValueError(
-                f"{path}: missing column(s) {missing} (got columns {list(table.columns)})"
-            )
-        return Units(
-            dataset, None, [str(i) for i in table["id"]], [str(s) for s in table["sentence"]]
-        )
+    if dataset.endswith(TABLE_SUFFIXES) and Path(dataset).exists():
+        table = read_sentence_table(dataset)
+        return Units(dataset, None, table.ids, table.sentences)
     choices = ", ".join(repr(d) for d in DATASETS)
-    hint = " (file not found)" if dataset.endswith(_TABLE_SUFFIXES) else ""
+    hint = " (file not found)" if dataset.endswith(TABLE_SUFFIXES) else ""
     raise ValueError(
         f"unknown dataset {dataset!r}{hint}: expected one of {choices} or a "
         ".csv/.jsonl/.parquet file with columns 'id' and 'sentence'"
@@ -291,48 +273,6 @@ def partial_path(out: str | Path, fp: str) -> Path:
     """
     out = Path(out)
     return out.with_name(f"{out.name}.{fp}.partial")
-
-
-def _read_partial(path: Path, fp: str) -> dict[str, dict[str, Any]]:
-    """Records cached in a partial file: id → record (its text fields, ``score`` and any
-    other fields).
-
-    A last line without its newline (the run was killed while writing it) is cut off the
-    file; any other damaged line is an error naming the file and line.
-    """
-    if not path.is_file():
-        return {}
-    data = path.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
-        with path.open("r+b") as fh:
-            fh.truncate(len(complete))
-    cached: dict[str, dict[str, Any]] = {}
-    for lineno, line in enumerate(complete.decode("utf-8").split("\n")[:-1], start=1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise PartialFileError(
-                f"{path} line {lineno}: not valid JSON ({err.msg}); delete the file to start over"
-            ) from err
-        if lineno == 1:
-            if record.get("fingerprint") != fp:
-                raise PartialFileError(
-                    f"{path} line 1: expected fingerprint {fp!r} "
-                    f"(got {record.get('fingerprint')!r}); delete the file to start over"
-                )
-            continue
-        try:
-            entry = {**record, "score": float(record["score"])}
-            if not isinstance(record["id"], str):
-                raise TypeError("id")
-        except (KeyError, TypeError, ValueError) as err:
-            raise PartialFileError(
-                f"{path} line {lineno}: expected an object with 'id', its text and 'score' "
-                f"(got {line[:80]!r}); delete the file to start over"
-            ) from err
-        cached.setdefault(record["id"], entry)
-    return cached
 
 
 def _text_fields(unit: str | ClozeUnit) -> dict[str, str]:
@@ -477,7 +417,7 @@ def score_to_file(
         for f in fps:
             partial_path(out, f).unlink(missing_ok=True)
         fp, cache = fps[0], partial_path(out, fps[0])
-    cached = _read_partial(cache, fp)
+    cached = read_partial(cache, fp)
     texts = [_text_fields(u) for u in units]
     done = {
         i: cached[i]

@@ -16,6 +16,9 @@
 
 ``report`` and ``reproduce`` add the human split-half row (LI pairs only) unless
 ``--ceiling-splits 0``; ``--markdown`` prints their rows as a GitHub-markdown table.
+``report``, ``reproduce`` and ``summary`` compare a scores file's texts with the dataset's
+(``--no-text-check`` skips it) and warn when a LI-Adger file leaves sentences out. Errors in
+the input print one line naming the option or the file (``docs/errors.md``).
 
 Subcommands are registered in :func:`build_parser`; each has a ``run_*`` function.
 """
@@ -26,12 +29,14 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from li_adger.benchmarks import BENCHMARKS
+from li_adger.cli_args import int_at_least, output_path, positive_number
 from metric_adc import core, formatting, pairs, rows
 from metric_adc.linking_rows import add_linking_option
 
@@ -39,13 +44,6 @@ __all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
 
 HUMAN_ROW_SPLITS: int = 100
 """Split-halves behind the human row of ``report`` and ``reproduce`` (a few seconds)."""
-
-
-def _delta(text: str) -> float:
-    try:
-        return core.check_delta(float(text))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _json_default(obj):
@@ -72,9 +70,11 @@ def _pairs(kind: str) -> pairs.PairTable:
 
 
 def _ceiling_splits(text: str) -> int:
-    n = int(text)
+    n = int(text) if text.strip().lstrip("+-").isdigit() else -1
     if n != 0 and n < 2:
-        raise argparse.ArgumentTypeError(f"must be 0 (no human row) or >= 2 (got {n})")
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no human row) or an integer >= 2 (got {text!r})"
+        )
     return n
 
 
@@ -98,7 +98,19 @@ def _report_scores(args: argparse.Namespace):
     """The scores file of ``report``, read for its benchmark: every report reads it here."""
     from metric_adc.benchmark_scores import read_benchmark_scores
 
-    return read_benchmark_scores(args.scores, benchmark=args.benchmark)
+    return read_benchmark_scores(
+        args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
+    )
+
+
+def _li_adger_scores(path: str, args: argparse.Namespace, option: str):
+    """A scores file given to ``option`` (``--baseline``, ``--with``): LI-Adger's, text-checked."""
+    from metric_adc.benchmark_scores import read_benchmark_scores
+
+    bs = read_benchmark_scores(path, check_text=not args.no_text_check)
+    if bs.benchmark != "li_adger":
+        raise ValueError(f"{option}: {path} holds {bs.benchmark!r} scores; expected LI-Adger's")
+    return bs
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -143,7 +155,6 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     from metric_adc import family_format
     from metric_adc.analysis import analyze_on_pairs
     from metric_adc.benchmark_report import li_adger_mcc_rows
-    from metric_adc.scores_file import read_scores
 
     table = _pairs(args.pairs)
     if args.linking:  # one row per linking function of the file's fields
@@ -153,7 +164,9 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     baseline = None
     if args.baseline:
         baseline = pairs.model_deltas(
-            read_scores(args.baseline).as_dict(), table, standardize=standardize
+            _li_adger_scores(args.baseline, args, "--baseline").scores,
+            table,
+            standardize=standardize,
         )
     row = rows.model_row(scored, table, model=bs.model, deltas=args.delta, convention=bs.convention)
     analysis = analyze_on_pairs(
@@ -241,23 +254,18 @@ def run_reproduce(args: argparse.Namespace) -> int:
     """``reproduce``: the thesis's 8 models from ``thesis-outputs/``, then the scores files
     of ``--with`` on the same pairs, then the human split-half row."""
     from metric_adc.linking_rows import has_linking_fields, linking_rows
-    from metric_adc.scores_file import read_scores
 
     table = pairs.thesis_pair_table(args.thesis_dir)
     thesis_models = pairs.thesis_model_deltas(table, args.thesis_dir)
     shown = rows.thesis_rows(thesis_models, table, deltas=args.delta)
     for path in args.with_scores:
-        sf = read_scores(path)
-        if args.linking and has_linking_fields(sf):  # one row per linking function
-            shown += linking_rows(sf, table, args.linking, deltas=args.delta)[0]
+        bs = _li_adger_scores(path, args, "--with")
+        if args.linking and has_linking_fields(bs.file):  # one row per linking function
+            shown += linking_rows(bs.file, table, args.linking, deltas=args.delta)[0]
             continue
         shown.append(
             rows.evaluate_on_pairs(
-                sf.as_dict(),
-                table,
-                model=rows.row_label(sf.metadata),
-                deltas=args.delta,
-                convention=rows.convention_of(sf.metadata),
+                bs.scores, table, model=bs.model, deltas=args.delta, convention=bs.convention
             )
         )
     human = _human_row(args)
@@ -296,7 +304,11 @@ def run_summary(args: argparse.Namespace) -> int:
 
     paths = [*args.scores, *(scores_files(args.results) if args.results else [])]
     shown = summarize_files(
-        paths, references=not args.no_references, seed=args.seed, thesis_dir=args.thesis_dir
+        paths,
+        references=not args.no_references,
+        seed=args.seed,
+        thesis_dir=args.thesis_dir,
+        check_text=not args.no_text_check,
     )
     if args.json:
         print(_dump({"rows": shown}))
@@ -340,6 +352,16 @@ def run_harness_path(args: argparse.Namespace) -> int:
     return 0
 
 
+def _text_check_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-text-check", action="store_true",
+                   help="do not compare the texts of a scores file with the dataset's (by "
+                   "default a text that differs from its id's is an error)")  # fmt: skip
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one subparser per subcommand.
 
@@ -356,16 +378,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--delta", type=_delta, nargs="+", default=list(core.DEFAULT_DELTAS),
+        p.add_argument("--delta", type=positive_number, nargs="+", default=list(core.DEFAULT_DELTAS),
                        help="ADC thresholds (> 0; default 0.5 1 5); the first is used for plots")  # fmt: skip
         out = p.add_mutually_exclusive_group()
         out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
         out.add_argument("--markdown", action="store_true",
                          help="print the rows as a GitHub-markdown table")  # fmt: skip
-        p.add_argument("--plots", metavar="DIR", help="write PNG figures into DIR")
+        p.add_argument("--plots", metavar="DIR", type=output_path(folder=True),
+                       help="write PNG figures into DIR")  # fmt: skip
         p.add_argument("--ceiling-splits", type=_ceiling_splits, default=HUMAN_ROW_SPLITS,
                        metavar="N", help="split-halves of the human row (LI pairs only; default "
                        f"{HUMAN_ROW_SPLITS}; 0 leaves the row out)")  # fmt: skip
+        _text_check_option(p)
 
     p = sub.add_parser("report", help="evaluate a scores file on its benchmark")
     p.add_argument("scores", help="scores file (JSON Lines with metadata, or CSV id,score)")
@@ -379,8 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prestandardized", action="store_true",
                    help="the scores (and those of --baseline) are z-scores already: "
                         "z-score neither file again")  # fmt: skip
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--n-resamples", type=int_at_least(1), default=2000,
+                   help="bootstrap resamples")  # fmt: skip
     add_linking_option(p)
     p.set_defaults(func=run_report)
 
@@ -404,8 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help='print {"rows": [...]} as JSON')
     out.add_argument("--markdown", action="store_true", help="print a GitHub-markdown table")
     p.add_argument("--no-references", action="store_true", help="leave the reference rows out")
-    p.add_argument("--seed", type=int, default=0,
+    p.add_argument("--seed", type=int_at_least(0), default=0,
                    help="folds of a fitted CoLA threshold (default 0)")  # fmt: skip
+    _text_check_option(p)
     p.add_argument("--thesis-dir", default=None, help="folder of the thesis outputs (as reproduce)")
     p.set_defaults(func=run_summary)
 
@@ -448,11 +474,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     SystemExit: 2
     """
     args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except (ValueError, FileNotFoundError, RuntimeError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", pairs.UnscoredSentencesWarning)
+        warnings.showwarning = _show_warning
+        try:
+            return args.func(args)
+        except (ValueError, OSError, RuntimeError, ImportError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":

@@ -7,6 +7,12 @@ The benchmark is the metadata's ``dataset`` (a name of
 that names the known benchmarks, unless the caller names the benchmark itself
 (``benchmark=``, ``report --benchmark``).
 
+The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``), when it has
+them, are checked against the benchmark's units (:func:`metric_adc.pairs.check_texts`; skipped
+with ``check_text=False``, ``--no-text-check``), and a LI-Adger file that leaves sentences out
+gets the warning of :func:`metric_adc.pairs.check_coverage` (an error when it lacks an id a pair needs or has one
+LI-Adger lacks).
+
 Examples
 --------
 >>> import tempfile, pathlib
@@ -22,12 +28,14 @@ from __future__ import annotations
 
 import functools
 import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS, Items, load_items
 from metric_adc.family import KINDS
+from metric_adc.pairs import UnscoredSentencesWarning, check_coverage, check_texts
 from metric_adc.rows import convention_of, row_label
 from metric_adc.scores_file import ScoresFile, read_scores
 
@@ -35,6 +43,7 @@ __all__ = [
     "DEFAULT_BENCHMARK",
     "BenchmarkScores",
     "benchmark_of",
+    "check_benchmark_file",
     "items_of",
     "read_benchmark_scores",
 ]
@@ -86,11 +95,21 @@ class BenchmarkScores:
     file: ScoresFile
 
 
+_TEXT_FIELDS = ("sentence", "context", "completion")
+
+
 def read_benchmark_scores(
-    path: str | os.PathLike, *, benchmark: str | None = None
+    path: str | os.PathLike, *, benchmark: str | None = None, check_text: bool = True
 ) -> BenchmarkScores:
     """Read a scores file (:func:`metric_adc.scores_file.read_scores`) for its benchmark
     (:func:`benchmark_of`, or ``benchmark`` when given).
+
+    With ``check_text`` (the default) the file's texts must be the benchmark's
+    (:func:`~metric_adc.pairs.check_texts`, a :class:`~metric_adc.scores_file.ScoresFileError`
+    otherwise). A LI-Adger file is checked by :func:`~metric_adc.pairs.check_coverage`: an id
+    LI-Adger lacks or an unscored pair member is an error naming the file; a file without a
+    score for some sentences in no pair is read with an
+    :class:`~metric_adc.pairs.UnscoredSentencesWarning` naming the file.
 
     Examples
     --------
@@ -109,6 +128,9 @@ def read_benchmark_scores(
     if benchmark is not None and benchmark not in BENCHMARKS:
         raise ValueError(f"'benchmark' must be one of {list(BENCHMARKS)} (got {benchmark!r})")
     name = benchmark or benchmark_of(sf.metadata, name=str(path))
+    note = check_benchmark_file(sf, name, name=str(path), check_text=check_text)
+    if note:
+        warnings.warn(f"{path}: {note}", UnscoredSentencesWarning, stacklevel=2)
     kind = sf.metadata.get("kind")
     ranks = None
     if "rank" in sf.fields:
@@ -135,3 +157,40 @@ def items_of(name: str) -> Items:
     True
     """
     return load_items(name)
+
+
+def check_benchmark_file(
+    sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
+) -> str | None:
+    """The checks of a scores file read for ``benchmark``, in one place for the commands and
+    the Space: its texts are the benchmark's (:func:`~metric_adc.pairs.check_texts`, when
+    ``check_text`` and the file has text fields), and a LI-Adger file follows the coverage rule
+    (:func:`~metric_adc.pairs.check_coverage`). Returns the coverage note (``None`` when every
+    sentence is scored); raises :class:`~metric_adc.scores_file.ScoresFileError` naming
+    ``name``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({}, ["x"], np.array([1.0]))
+    >>> check_benchmark_file(sf, "li_adger", name="s.jsonl")
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores_file.ScoresFileError: s.jsonl: 1 sentence id(s) unknown to LI-Adger, e.g. 'x' (expected ids of its 4,178 sentences, such as '32.1.martin.1a.g.01')
+    """
+    given = [f for f in _TEXT_FIELDS if f in sf.fields]
+    if check_text and given:
+        units = items_of(benchmark).units
+        for field in given:
+            if field in units.columns:
+                texts = dict(zip(units["id"], units[field], strict=True))
+                check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
+    if benchmark != DEFAULT_BENCHMARK:
+        return None
+    items = items_of(benchmark)
+    return check_coverage(
+        sf.ids,
+        items.units["id"].tolist(),
+        needed=[*items.comparisons["good_id"], *items.comparisons["bad_id"]],
+        name=name,
+    )

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from li_adger.cli_args import int_at_least, output_path
 from metric_adc.ceiling import compute_ceiling
 from metric_adc.ceiling_inputs import load_inputs, thesis_deltas_frame
 from metric_adc.formatting import format_ceiling
@@ -41,11 +42,22 @@ def add_ceiling_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
-        "--splits", type=int, default=200, help="number of random split-halves (default 200)"
+        "--splits",
+        type=int_at_least(2),
+        default=200,
+        help="number of random split-halves (>= 2; default 200)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the random splits (default 0)")
+    p.add_argument(
+        "--seed", type=int_at_least(0), default=0, help="seed of the random splits (default 0)"
+    )
     p.add_argument("--source", default=None, help="folder holding the source files")
-    p.add_argument("--plot", default=None, metavar="PATH", help="write the ADC(δ) curve plot here")
+    p.add_argument(
+        "--plot",
+        default=None,
+        metavar="PATH",
+        type=output_path(folder=False),
+        help="write the ADC(δ) curve plot here",
+    )
     p.add_argument(
         "--no-tasks", action="store_true", help="skip the ME / Likert / forced-choice comparison"
     )

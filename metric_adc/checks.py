@@ -1,22 +1,66 @@
-"""Input checks shared by the math modules: numbers in, clean 1-D float arrays out, or an error.
+"""Input checks shared by the math modules: clean arrays and numbers out, or an error naming the argument.
 
-Every public function of :mod:`metric_adc.core` and :mod:`metric_adc.bootstrap` validates its
-input through these, so a bad value is reported once, in the same words, naming the argument,
-what was expected and what was received. The policy for missing human judgements is here too:
-a NaN human delta marks a pair excluded from every statistic, and such a pair needs no model
-score (its model delta may be NaN); anything else must be finite.
+Every public function of :mod:`metric_adc.core`, :mod:`metric_adc.correlation` and
+:mod:`metric_adc.bootstrap` (and the ``evaluate`` module, under its own argument names)
+validates its input through these, so a bad value is reported once, in the same words, naming
+the argument, what was expected and what was received: ``'deltas' must be a list of thresholds
+> 0 (got 0.5)``. Every error is a :class:`ValueError`, a :class:`TypeError` where the argument
+has the wrong type. The policy for missing human judgements is here too: a NaN human delta
+marks a pair excluded from every statistic, and such a pair needs no model score (its model
+delta may be NaN); anything else must be finite.
 """
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable, Mapping
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["as_finite", "as_human_deltas", "as_model_and_human", "as_numbers"]
+__all__ = [
+    "as_finite",
+    "as_flags",
+    "as_human_deltas",
+    "as_ids",
+    "as_labels",
+    "as_model_and_human",
+    "as_numbers",
+    "as_scalar",
+    "check_bool",
+    "check_int",
+    "check_mapping",
+]
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)
+
+
+def _sequence(values: object, name: str, what: str) -> list | np.ndarray:
+    """``values`` as a list or array of one dimension's items, or :class:`TypeError`: a
+    string, a mapping, a scalar or ``None`` is not a list of anything."""
+    if isinstance(values, np.ndarray):
+        return values
+    if (
+        values is None
+        or isinstance(values, str | bytes | Mapping)
+        or not isinstance(values, Iterable)
+    ):
+        raise TypeError(f"{name!r} must be a list of {what} (got {_shown(values)})")
+    return list(values)
 
 
 def as_numbers(values: ArrayLike, name: str) -> np.ndarray:
     """``values`` as a 1-D float array (NaN and infinities allowed), or raise naming ``name``.
+
+    A string, a single number, booleans and ``None`` are refused (the message names the first
+    bad element and its position).
 
     Examples
     --------
@@ -26,14 +70,55 @@ def as_numbers(values: ArrayLike, name: str) -> np.ndarray:
     Traceback (most recent call last):
     ...
     ValueError: 'scores' must be one-dimensional (got shape (1, 1))
+    >>> as_numbers([1.0, "a"], "scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'scores' must be numbers (got 'a' at position 1)
+    >>> as_numbers(0.5, "deltas")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'deltas' must be a list of numbers (got 0.5)
     """
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
+    seq = _sequence(values, name, "numbers")
+    if isinstance(seq, np.ndarray):
+        if seq.dtype == bool:
+            raise ValueError(f"{name!r} must be numbers (got booleans)")
+        try:
+            arr = seq.astype(float, copy=False)
+        except (TypeError, ValueError):
+            arr = None
+    else:
+        bad = next((k for k, v in enumerate(seq) if not _is_number(v) and not _is_nested(v)), None)
+        if bad is not None:
+            raise ValueError(f"{name!r} must be numbers (got {_shown(seq[bad])} at position {bad})")
+        try:
+            arr = np.asarray(seq, dtype=float)
+        except OverflowError:
+            k = next((k for k, v in enumerate(seq) if _is_number(v) and not _fits(v)), None)
+            where = f"position {k}" if k is not None else _shown(values)
+            raise ValueError(
+                f"{name!r} must be finite (got an integer too large for a float at {where})"
+            ) from None
+        except (TypeError, ValueError):
+            arr = None
+    if arr is None:
+        raise ValueError(f"{name!r} must be numbers (got {_shown(values)})")
     if arr.ndim != 1:
         raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
     return arr
+
+
+def _fits(v: object) -> bool:
+    try:
+        float(v)
+    except OverflowError:
+        return False
+    return True
+
+
+def _is_nested(v: object) -> bool:
+    # a nested list or array is reported as a shape, not as a bad element
+    return isinstance(v, list | tuple | np.ndarray)
 
 
 def as_finite(values: ArrayLike, name: str) -> np.ndarray:
@@ -58,6 +143,150 @@ def as_finite(values: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
+def as_scalar(value: object, name: str, expected: str = "a number") -> float:
+    """``value`` as a float if it is a real number (NaN and infinities included), else
+    :class:`TypeError` naming ``name`` and saying what was ``expected``.
+
+    Examples
+    --------
+    >>> as_scalar(2, "share")
+    2.0
+    >>> as_scalar("0.5", "share", "a number in (0, 1]")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'share' must be a number in (0, 1] (got '0.5')
+    """
+    if not _is_number(value):
+        raise TypeError(f"{name!r} must be {expected} (got {_shown(value)})")
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond the float range
+        return float("inf") if value > 0 else float("-inf")
+
+
+def check_int(value: object, name: str, *, low: int) -> int:
+    """``value`` if it is an integer ``>= low`` (not a bool), else raise naming ``name``.
+
+    Examples
+    --------
+    >>> check_int(3, "min_pairs", low=1)
+    3
+    >>> check_int("2", "min_pairs", low=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'min_pairs' must be an integer >= 1 (got '2')
+    """
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name!r} must be an integer >= {low} (got {_shown(value)})")
+    if value < low:
+        raise ValueError(f"{name!r} must be an integer >= {low} (got {_shown(value)})")
+    return int(value)
+
+
+def check_bool(value: object, name: str) -> bool:
+    """``value`` if it is ``True`` or ``False``, else :class:`TypeError` naming ``name``.
+
+    Examples
+    --------
+    >>> check_bool("no", "standardize")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'standardize' must be True or False (got 'no')
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name!r} must be True or False (got {_shown(value)})")
+    return bool(value)
+
+
+def check_mapping(value: object, name: str, what: str = "sentence id to score") -> Mapping:
+    """``value`` if it is a mapping, else :class:`TypeError` naming ``name``.
+
+    Examples
+    --------
+    >>> check_mapping([1.0], "scores")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'scores' must be a mapping of sentence id to score (got [1.0])
+    """
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name!r} must be a mapping of {what} (got {_shown(value)})")
+    return value
+
+
+def as_ids(values: Iterable[str], name: str) -> list[str]:
+    """Sentence ids as strings: each a string or an integer (read as its digits).
+
+    Examples
+    --------
+    >>> as_ids(["a", 7], "ids")
+    ['a', '7']
+    >>> as_ids("abc", "ids")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'ids' must be a list of ids (got 'abc')
+    >>> as_ids(["a", None], "ids")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'ids' must hold strings (got None at position 1)
+    """
+    seq = _sequence(values, name, "ids")
+    out = []
+    for k, v in enumerate(seq.tolist() if isinstance(seq, np.ndarray) else seq):
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_):
+            out.append(str(v))
+        else:
+            raise TypeError(f"{name!r} must hold strings (got {_shown(v)} at position {k})")
+    return out
+
+
+def as_labels(values: Iterable[object], n: int, name: str = "groups") -> list[str]:
+    """One label per pair (strings, or numbers read as text), ``n`` of them.
+
+    Examples
+    --------
+    >>> as_labels(["LI", "Adger"], 2)
+    ['LI', 'Adger']
+    >>> as_labels("LI", 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'groups' must be a list of labels, one per pair (got 'LI')
+    """
+    seq = _sequence(values, name, "labels, one per pair")
+    out = []
+    for k, v in enumerate(seq.tolist() if isinstance(seq, np.ndarray) else seq):
+        if not isinstance(v, str | numbers.Number) or isinstance(v, bool | np.bool_):
+            raise TypeError(f"{name!r} must hold strings (got {_shown(v)} at position {k})")
+        out.append(str(v))
+    if len(out) != n:
+        raise ValueError(f"{name!r} has {len(out)} entries, expected {n} (one per pair)")
+    return out
+
+
+def as_flags(values: ArrayLike, name: str) -> np.ndarray:
+    """``values`` as a 1-D boolean array: booleans, or the numbers 0 and 1.
+
+    Examples
+    --------
+    >>> as_flags([True, 0, 1], "system_pass").tolist()
+    [True, False, True]
+    >>> as_flags([True, 2], "system_pass")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'system_pass' must be booleans (got 2 at position 1)
+    """
+    seq = _sequence(values, name, "booleans")
+    items = seq.tolist() if isinstance(seq, np.ndarray) else seq
+    for k, v in enumerate(items):
+        if not (isinstance(v, bool | np.bool_) or (_is_number(v) and v in (0, 1))):
+            raise ValueError(f"{name!r} must be booleans (got {_shown(v)} at position {k})")
+    arr = np.asarray(items, dtype=bool).reshape(-1)
+    if isinstance(seq, np.ndarray) and seq.ndim != 1:
+        raise ValueError(f"{name!r} must be one-dimensional (got shape {seq.shape})")
+    return arr
+
+
 def as_human_deltas(
     values: ArrayLike | None, n: int, name: str = "human_delta"
 ) -> np.ndarray | None:
@@ -77,17 +306,10 @@ def as_human_deltas(
     """
     if values is None:
         return None
-    try:
-        arr = np.asarray(
-            [np.nan if v is None else v for v in values]
-            if not isinstance(values, np.ndarray)
-            else values,
-            dtype=float,
-        )
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers or None (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
+    seq = _sequence(values, name, "numbers or None")
+    if not isinstance(seq, np.ndarray):
+        seq = [np.nan if v is None else v for v in seq]
+    arr = as_numbers(seq, name)
     if arr.shape[0] != n:
         raise ValueError(f"{name!r} has {arr.shape[0]} values, expected {n} (one per pair)")
     inf = np.flatnonzero(np.isinf(arr))

@@ -38,12 +38,22 @@ naming the field, what was expected and what was received, unless stated otherwi
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import as_finite, as_model_and_human
+from metric_adc.checks import (
+    as_finite,
+    as_flags,
+    as_ids,
+    as_labels,
+    as_model_and_human,
+    as_scalar,
+    check_int,
+    check_mapping,
+)
 from metric_adc.correlation import correlation, sentence_correlation, spearman_brown
 
 __all__ = [
@@ -57,6 +67,7 @@ __all__ = [
     "blimp_pass",
     "breakdown",
     "check_delta",
+    "check_deltas",
     "correlation",
     "delta_for_share",
     "delta_key",
@@ -79,8 +90,9 @@ DEFAULT_AUC_MAX: float = 5.0
 
 
 # ----------------------------------------------------------------------------- thresholds
-def check_delta(delta: float) -> float:
-    """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed).
+def check_delta(delta: float, name: str = "delta") -> float:
+    """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed);
+    otherwise raise naming the argument ``name``.
 
     Examples
     --------
@@ -90,14 +102,41 @@ def check_delta(delta: float) -> float:
     Traceback (most recent call last):
     ...
     ValueError: 'delta' must be > 0 (got -0.5)
+    >>> check_delta(0, "auc_max")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'auc_max' must be > 0 (got 0)
     """
-    try:
-        d = float(delta)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"'delta' must be a number > 0 (got {delta!r})") from exc
+    d = as_scalar(delta, name, "a number > 0")
     if math.isnan(d) or d <= 0:
-        raise ValueError(f"'delta' must be > 0 (got {delta!r})")
+        raise ValueError(f"{name!r} must be > 0 (got {delta!r})")
     return d
+
+
+def check_deltas(deltas: Iterable[float], name: str = "deltas") -> list[float]:
+    """ADC thresholds as a list of floats, each checked by :func:`check_delta` (an element
+    named ``deltas[k]``); a single number or a string is not a list of thresholds.
+
+    Examples
+    --------
+    >>> check_deltas((0.5, 1))
+    [0.5, 1.0]
+    >>> check_deltas(0.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'deltas' must be a list of thresholds > 0 (got 0.5)
+    >>> check_deltas("0.5")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'deltas' must be a list of thresholds > 0 (got '0.5')
+    >>> check_deltas([0.5, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'deltas[1]' must be > 0 (got 0)
+    """
+    if isinstance(deltas, str | bytes | Mapping) or not isinstance(deltas, Iterable):
+        raise TypeError(f"{name!r} must be a list of thresholds > 0 (got {deltas!r:.80})")
+    return [check_delta(d, f"{name}[{k}]") for k, d in enumerate(deltas)]
 
 
 def delta_key(delta: float) -> str:
@@ -112,34 +151,55 @@ def delta_key(delta: float) -> str:
 
 
 # ----------------------------------------------------------------------------- z-scores and deltas
-def _mean_sd(arr: np.ndarray, name: str) -> tuple[float, float]:
-    """Mean and population standard deviation of finite values, or raise if z-scores over
-    them are undefined (fewer than 2 values, or all equal)."""
+def _exponent(*arrays: np.ndarray) -> int:
+    """The binary exponent of the largest magnitude in ``arrays``: scaling by ``2**-e`` is exact
+    and keeps every sum and square of the scaled values in range (±1e308 and 1e-308 alike)."""
+    top = max((float(np.max(np.abs(a))) for a in arrays if a.size), default=0.0)
+    return int(np.frexp(top)[1]) if top > 0 else 0
+
+
+def _mean_sd(arr: np.ndarray, name: str, unscaled: np.ndarray) -> tuple[float, float]:
+    """Mean and population standard deviation of finite (scaled) values, or raise if z-scores
+    over them are undefined (fewer than 2 values, or all equal; the message shows a value of
+    ``unscaled``, the values as given)."""
     if arr.size == 0:
         raise ValueError(f"{name!r} is empty: expected at least 2 sentences")
     sd = arr.std()
     if arr.size < 2 or sd == 0 or not np.isfinite(sd):
-        raise ValueError(f"{name!r} are constant (all {float(arr[0])!r}): z-scores are undefined")
+        raise ValueError(
+            f"{name!r} are constant (all {float(unscaled[0])!r}): z-scores are undefined"
+        )
     return arr.mean(), sd
 
 
-def zscore(values: ArrayLike) -> np.ndarray:
+def _zscores(arr: np.ndarray, name: str, population: np.ndarray | None = None) -> np.ndarray:
+    """``arr`` z-scored over itself or over ``population``, scaled first by a power of two
+    (:func:`_exponent`): z-scores do not change with the scale, the scaling is exact, and no
+    sum or square overflows or underflows however large or small the scores."""
+    over = arr if population is None else population
+    e = _exponent(arr, over)
+    mean, sd = _mean_sd(np.ldexp(over, -e), name, over)
+    return (np.ldexp(arr, -e) - mean) / sd
+
+
+def zscore(scores: ArrayLike) -> np.ndarray:
     """Z-score with the population standard deviation (``ddof=0``).
 
-    Raises if any value is NaN/inf or if all values are equal (z-scores undefined).
+    Raises if any value is NaN/inf or if all values are equal (z-scores undefined). Any finite
+    scores have z-scores, however large or small (±1e308, 1e-308).
 
     Examples
     --------
     >>> zscore([1.0, 2.0, 3.0]).round(4).tolist()
     [-1.2247, 0.0, 1.2247]
+    >>> zscore([1e308, -1e308]).tolist()
+    [1.0, -1.0]
     >>> zscore([2.0, 2.0])
     Traceback (most recent call last):
     ...
     ValueError: 'scores' are constant (all 2.0): z-scores are undefined
     """
-    arr = as_finite(values, "scores")
-    mean, sd = _mean_sd(arr, "scores")
-    return (arr - mean) / sd
+    return _zscores(as_finite(scores, "scores"), "scores")
 
 
 def zscore_by_id(
@@ -164,7 +224,7 @@ def zscore_by_id(
     ...
     ValueError: 'ids' must be unique (got 'a' 2 times)
     """
-    ids = [str(i) for i in ids]
+    ids = as_ids(ids, "ids")
     arr = as_finite(scores, "scores")
     if len(ids) != arr.size:
         raise ValueError(f"'ids' has {len(ids)} entries but 'scores' has {arr.size}")
@@ -175,10 +235,10 @@ def zscore_by_id(
         dup = next(k for k, c in seen.items() if c > 1)
         raise ValueError(f"'ids' must be unique (got {dup!r} {seen[dup]} times)")
     if population is None:
-        mean, sd = _mean_sd(arr, "scores")
+        z = _zscores(arr, "scores")
     else:
-        mean, sd = _mean_sd(as_finite(population, "population"), "population")
-    return dict(zip(ids, ((arr - mean) / sd).tolist(), strict=True))
+        z = _zscores(arr, "population", as_finite(population, "population"))
+    return dict(zip(ids, z.tolist(), strict=True))
 
 
 def pair_deltas(
@@ -197,6 +257,8 @@ def pair_deltas(
     ...
     ValueError: 'bad_ids' has 1 id(s) with no score, e.g. 'x'
     """
+    check_mapping(values, "values", "sentence id to value")
+    good_ids, bad_ids = as_ids(good_ids, "good_ids"), as_ids(bad_ids, "bad_ids")
     if len(good_ids) != len(bad_ids):
         raise ValueError(f"'good_ids' has {len(good_ids)} entries but 'bad_ids' has {len(bad_ids)}")
     for name, ids in (("good_ids", good_ids), ("bad_ids", bad_ids)):
@@ -205,7 +267,15 @@ def pair_deltas(
             raise ValueError(
                 f"{name!r} has {len(missing)} id(s) with no score, e.g. {missing[0]!r}"
             )
-    return np.array([values[g] - values[b] for g, b in zip(good_ids, bad_ids, strict=True)], float)
+    for i in (*good_ids, *bad_ids):
+        v = values[i]
+        if not isinstance(v, numbers.Real) or isinstance(v, bool | np.bool_):
+            raise ValueError(f"'values' must map ids to numbers (got {v!r:.80} for id {i!r})")
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.array(
+            [float(values[g]) - float(values[b]) for g, b in zip(good_ids, bad_ids, strict=True)],
+            float,
+        )
 
 
 # ----------------------------------------------------------------------------- criteria
@@ -249,9 +319,15 @@ def _evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, in
     return m[keep], h[keep], int((~keep).sum())
 
 
-def _mean(x: np.ndarray) -> float:
+_NO_PAIRS = (
+    "'model_delta' and 'human_delta' have no evaluable pairs: expected at least 1 pair with a "
+    "human judgement"
+)
+
+
+def _mean(x: np.ndarray, empty: str = _NO_PAIRS) -> float:
     if x.size == 0:
-        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+        raise ValueError(empty)
     return float(np.mean(x))
 
 
@@ -287,7 +363,7 @@ def blimp_accuracy(model_delta: ArrayLike) -> float:
     >>> blimp_accuracy([0.3, 0.0, -1.0, 2.0])
     0.5
     """
-    return _mean(blimp_pass(model_delta))
+    return _mean(blimp_pass(model_delta), "'model_delta' is empty: expected at least 1 pair")
 
 
 def adc_auc(
@@ -303,7 +379,7 @@ def adc_auc(
     >>> adc_auc([1.0, -1.0], [2.0, 3.0], delta_max=4.0)
     0.375
     """
-    d = check_delta(delta_max)
+    d = check_delta(delta_max, "delta_max")
     if math.isinf(d):
         raise ValueError("'delta_max' must be finite (got inf)")
     m, h = _pairs(model_delta, human_delta)
@@ -323,10 +399,11 @@ def adc_auc_terms(
     >>> adc_auc_terms([1.0, -1.0, 1.0], [2.0, 3.0, 9.0], delta_max=4.0).tolist()
     [0.75, 0.0, 0.0]
     """
-    d = check_delta(delta_max)
+    d = check_delta(delta_max, "delta_max")
     m, h = _pairs(model_delta, human_delta)
     agree = np.sign(m) == np.sign(h)
-    return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
+    with np.errstate(over="ignore"):  # a tiny delta_max: the ratio is inf, the term 0
+        return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
 
 
 def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
@@ -347,12 +424,12 @@ def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float
     >>> adc([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.5 + 1e-9)
     0.5
     """
-    if not 0.0 < share <= 1.0:
+    if not 0.0 < as_scalar(share, "share", "a number in (0, 1]") <= 1.0:
         raise ValueError(f"'share' must be in (0, 1] (got {share!r})")
     m, h = _pairs(model_delta, human_delta)
     m, h, _ = _evaluable(m, h)
     if m.size == 0:
-        raise ValueError("no evaluable pairs: expected at least 1 pair with a human judgement")
+        raise ValueError(_NO_PAIRS)
     need = math.ceil(share * m.size - 1e-9)
     err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
     if err.size < need:
@@ -378,7 +455,7 @@ def delta_sweep(
     grid = (
         [round(0.05 * k, 10) for k in range(1, 101)]
         if deltas is None
-        else sorted(check_delta(d) for d in deltas)
+        else sorted(check_deltas(deltas))
     )
     if not grid:
         raise ValueError("'deltas' is empty: expected at least one threshold > 0")
@@ -424,15 +501,18 @@ def summarize(
     >>> summarize([0.3, -0.1])["adc"]
     {'0.5': None, '1.0': None, '5.0': None}
     """
-    keys = [delta_key(d) for d in deltas]
+    keys = [repr(d) for d in check_deltas(deltas)]
+    if math.isinf(check_delta(auc_max, "auc_max")):
+        raise ValueError("'auc_max' must be finite (got inf)")
+    min_pairs = check_int(min_pairs, "min_pairs", low=1)
     m, h = as_model_and_human(model_delta, human_delta)
     n_excluded = 0
     if h is not None:
         m, h, n_excluded = _evaluable(m, h)
     if m.size < min_pairs:
         raise ValueError(
-            f"need at least {min_pairs} evaluable pairs (got {m.size}; "
-            f"{n_excluded} excluded for a missing human judgement)"
+            f"'model_delta' has {m.size} evaluable pairs, fewer than 'min_pairs' ({min_pairs}) "
+            f"(got {m.size}; {n_excluded} excluded for a missing human judgement)"
         )
     out: dict = {
         "n_pairs": int(m.size),
@@ -476,11 +556,10 @@ def breakdown(
     >>> list(b), b["LI"]["blimp"], b["Adger"]["adc"]
     (['Adger', 'LI'], 0.5, {'1.0': 1.0})
     """
-    deltas = list(deltas)
+    deltas = check_deltas(deltas)
+    check_delta(auc_max, "auc_max")
     m, h = as_model_and_human(model_delta, human_delta)
-    g = np.asarray([str(x) for x in groups], dtype=object)
-    if g.size != m.size:
-        raise ValueError(f"'groups' has {g.size} entries, expected {m.size} (one per pair)")
+    g = np.asarray(as_labels(groups, m.size), dtype=object)
     out: dict[str, dict] = {}
     for name in sorted(set(g.tolist())):
         sel = g == name
@@ -507,9 +586,9 @@ def overlap(system_pass: ArrayLike, baseline_pass: ArrayLike) -> dict[str, float
     >>> overlap([True, True, False, True], [True, False, False, False])
     {'n_pairs': 4, 'both': 0.25, 'system_only': 0.5, 'baseline_only': 0.0, 'neither': 0.25, 'n_reduced': 3, 'reduced': 0.6666666666666666}
     """
-    a = np.asarray(system_pass, dtype=bool)
-    b = np.asarray(baseline_pass, dtype=bool)
-    if a.shape != b.shape or a.ndim != 1:
+    a = as_flags(system_pass, "system_pass")
+    b = as_flags(baseline_pass, "baseline_pass")
+    if a.shape != b.shape:
         raise ValueError(
             f"'system_pass' and 'baseline_pass' must be 1-D of equal length "
             f"(got {a.shape} and {b.shape})"

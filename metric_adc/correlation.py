@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from metric_adc.checks import as_ids, as_numbers, as_scalar, check_mapping
+
 __all__ = ["correlation", "sentence_correlation", "spearman_brown"]
 
 
@@ -36,14 +38,19 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
     True
     """
-    xa = np.asarray(x, dtype=float)
-    ya = np.asarray(y, dtype=float)
-    if xa.shape != ya.shape or xa.ndim != 1:
-        raise ValueError(f"'x' and 'y' must be 1-D of equal length (got {xa.shape} and {ya.shape})")
-    if np.isinf(xa).any() or np.isinf(ya).any():
-        raise ValueError("'x' and 'y' must not contain ±inf")
+    xa, ya = as_numbers(x, "x"), as_numbers(y, "y")
+    if xa.shape != ya.shape:
+        raise ValueError(f"'x' and 'y' must be of equal length (got {xa.size} and {ya.size})")
+    for name, arr in (("x", xa), ("y", ya)):
+        inf = np.flatnonzero(np.isinf(arr))
+        if inf.size:
+            raise ValueError(
+                f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})"
+            )
     keep = ~(np.isnan(xa) | np.isnan(ya))
-    xa, ya = xa[keep], ya[keep]
+    # both coefficients are scale-free: scale each side by a power of two (exact) so that no
+    # sum of squares overflows or underflows, however large or small the values
+    xa, ya = (_unit_scale(a[keep]) for a in (xa, ya))
     out: dict[str, float | int | None] = {
         "n": int(xa.size),
         "pearson": None,
@@ -59,6 +66,11 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     if np.isfinite(sr.statistic):
         out["spearman"], out["spearman_p"] = float(sr.statistic), float(sr.pvalue)
     return out
+
+
+def _unit_scale(a: np.ndarray) -> np.ndarray:
+    top = float(np.max(np.abs(a))) if a.size else 0.0
+    return np.ldexp(a, -int(np.frexp(top)[1])) if top > 0 else a
 
 
 def sentence_correlation(
@@ -80,8 +92,25 @@ def sentence_correlation(
     >>> sentence_correlation({"a": 1.0}, {"a": 0.1}, ids=["a", "b"])["n"]
     1
     """
-    keys = [k for k in (scores if ids is None else ids) if k in scores]
+    check_mapping(scores, "scores")
+    check_mapping(judgements, "judgements", "sentence id to judgement")
+    keys = [k for k in (scores if ids is None else as_ids(ids, "ids")) if k in scores]
+    for name, values in (("scores", scores), ("judgements", judgements)):
+        bad = next((k for k in keys if k in values and not _number(values[k])), None)
+        if bad is not None:
+            raise ValueError(
+                f"{name!r} must map ids to finite numbers or NaN (got {values[bad]!r:.80} for "
+                f"id {bad!r})"
+            )
     return correlation([scores[k] for k in keys], [judgements.get(k, math.nan) for k in keys])
+
+
+def _number(v: object) -> bool:
+    """A real number that is finite or NaN (a missing value)."""
+    try:
+        return not math.isinf(as_scalar(v, "value"))
+    except TypeError:
+        return False
 
 
 def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
@@ -106,9 +135,11 @@ def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
     """
     if r is None:
         return None
-    if not -1.0 <= r <= 1.0:
+    if not -1.0 <= as_scalar(r, "r", "a correlation in [-1, 1] or None") <= 1.0:
         raise ValueError(f"'r' must be a correlation in [-1, 1] (got {r!r})")
-    if factor <= 0:
-        raise ValueError(f"'factor' must be > 0 (got {factor!r})")
+    k = as_scalar(factor, "factor", "a number > 0")
+    if not k > 0 or not math.isfinite(k):
+        raise ValueError(f"'factor' must be a finite number > 0 (got {factor!r:.80})")
+    factor = k
     denom = 1.0 + (factor - 1.0) * r
     return None if denom == 0 else float(factor * r / denom)

@@ -435,8 +435,13 @@ def source_row(
         )
     h = None if pairs.human_delta is None else pairs.human_delta[sel]
     summary = core.summarize(scored.delta[sel], h, deltas=deltas, auc_max=auc_max)
-    members = dict.fromkeys(
-        i for g, b, k in zip(pairs.good_ids, pairs.bad_ids, sel, strict=True) if k for i in (g, b)
+    members = list(
+        dict.fromkeys(
+            i
+            for g, b, k in zip(pairs.good_ids, pairs.bad_ids, sel, strict=True)
+            if k
+            for i in (g, b)
+        )
     )
     sentences = None
     n_sentences = sum(i in scored.z for i in members)

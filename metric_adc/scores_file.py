@@ -9,13 +9,16 @@ e.g. the ``rank`` of a cloze completion or the ``unigram_logprob`` a linking fun
 a field is given on every record or on none; other keys are ignored.
 Readers also accept a two-column CSV with the header ``id,score``.
 Ids must be unique and scores finite numbers.
+
+Reading follows the project's reading policy (:mod:`li_adger.readers`, ``docs/errors.md``):
+any bytes at all either parse or raise :class:`ScoresFileError` naming the file, the line, the
+field, what was expected and what was found. A scoring run's partial (resume) file holds the
+same records and is read by :func:`read_partial`.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
-import io
 import json
 import math
 import os
@@ -26,14 +29,28 @@ from pathlib import Path
 import numpy as np
 
 from li_adger.atomic import atomic_write_text
+from li_adger.readers import (
+    InputFileError,
+    as_number,
+    as_text,
+    csv_rows,
+    decode,
+    json_lines,
+    read_text,
+    shown,
+)
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "FORMAT",
+    "METADATA_TEXT_FIELDS",
+    "RECORD_FIELDS",
     "VERSION",
+    "PartialFileError",
     "ScoresFile",
     "ScoresFileError",
     "json_line",
+    "read_partial",
     "read_scores",
     "write_scores",
 ]
@@ -85,8 +102,24 @@ def json_line(record: Mapping) -> str:
     return line
 
 
-class ScoresFileError(ValueError):
+METADATA_TEXT_FIELDS: tuple[str, ...] = (
+    "model",
+    "kind",
+    "variant",
+    "reduction",
+    "convention",
+    "dataset",
+)
+"""Metadata fields the metric reads: each, when given and not null, must be a string."""
+
+
+class ScoresFileError(InputFileError):
     """A scores file (or the records given to :func:`write_scores`) is not valid."""
+
+
+class PartialFileError(ScoresFileError):
+    """A scoring run's partial (resume) file is damaged; the message names the file and the
+    line, and says to delete the file to start over."""
 
 
 @dataclass(frozen=True)
@@ -138,18 +171,13 @@ class ScoresFile:
 
 
 def _score(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ScoresFileError(f"{where}: 'score' must be a number (got {value!r})")
-    x = float(value)
-    if not math.isfinite(x):
-        raise ScoresFileError(f"{where}: 'score' must be finite (got {value!r})")
-    return x
+    return as_number(value, where, "score")
 
 
 def _id(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ScoresFileError(f"{where}: 'id' must be a non-empty string (got {value!r})")
-    return value
+        raise ScoresFileError(f"{where}: 'id' must be a non-empty string (got {shown(value)})")
+    return as_text(value, where, "id")
 
 
 def _check_unique(ids: list[str], where: str) -> None:
@@ -166,26 +194,50 @@ def _field(name: str, value: object, where: str) -> object:
     """A record's optional field, checked against its type in :data:`RECORD_FIELDS`."""
     kind = RECORD_FIELDS[name]
     if kind == "text":
-        ok = isinstance(value, str)
-        expected = "a string"
-    elif kind == "texts":
-        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
-        expected = "a list of strings"
-    elif kind == "count":
+        return as_text(value, where, name)
+    if kind == "texts":
+        if not isinstance(value, list):
+            raise ScoresFileError(
+                f"{where}: {name!r} must be a list of strings (got {shown(value)})"
+            )
+        return [as_text(v, where, f"{name}[{k}]") for k, v in enumerate(value)]
+    if kind == "count":
         low = 1 if name == "rank" else 0
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-        expected = f"an integer >= {low}"
-    else:
-        ok = (
-            isinstance(value, int | float)
-            and not isinstance(value, bool)
-            and math.isfinite(float(value))
-        )
-        expected = "a finite number"
-        value = float(value) if ok else value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= low:
+            return value
+        raise ScoresFileError(f"{where}: {name!r} must be an integer >= {low} (got {shown(value)})")
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    try:
+        ok = ok and math.isfinite(float(value))
+    except OverflowError:
+        ok = False
     if not ok:
-        raise ScoresFileError(f"{where}: {name!r} must be {expected} (got {value!r:.80})")
-    return value
+        raise ScoresFileError(f"{where}: {name!r} must be a finite number (got {shown(value)})")
+    return float(value)
+
+
+def _check_metadata(meta: Mapping, where: str) -> None:
+    for key in METADATA_TEXT_FIELDS:
+        if meta.get(key) is not None:
+            as_text(meta[key], where, key)
+
+
+def _record(rec: object, where: str, columns: dict[str, list]) -> tuple[str, float]:
+    """A scores-file record's id and score; its optional fields are appended to ``columns``
+    (``None`` where absent)."""
+    if not isinstance(rec, dict) or "id" not in rec or "score" not in rec:
+        raise ScoresFileError(
+            f"{where}: expected an object with keys 'id' and 'score' (got {shown(rec)})"
+        )
+    i, score = _id(rec["id"], where), _score(rec["score"], where)
+    for name, values in columns.items():
+        value = rec.get(name)
+        values.append(None if value is None else _field(name, value, where))
+    return i, score
+
+
+def _as_scores_file_error(exc: InputFileError, cls: type[ScoresFileError] = ScoresFileError):
+    return exc if isinstance(exc, cls) else cls(str(exc))
 
 
 def _check_fields(columns: dict[str, list], ids: list[str], where: str) -> dict[str, list]:
@@ -234,6 +286,15 @@ def write_scores(
         "created",
         _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
     )
+    try:
+        _check_metadata(meta, "metadata")
+        return atomic_write_text(path, _scores_text(path, meta, records))
+    except InputFileError as exc:
+        raise _as_scores_file_error(exc) from None
+
+
+def _scores_text(path: Path, meta: dict, records: Iterable[Mapping]) -> str:
+    """The text of a scores file, every record checked (:func:`write_scores`)."""
     lines = [json_line(meta)]
     ids: list[str] = []
     columns: dict[str, list] = {}
@@ -241,7 +302,7 @@ def write_scores(
         where = f"record {k + 1}"
         if not isinstance(rec, Mapping):
             raise ScoresFileError(
-                f"{where}: expected a mapping with 'id' and 'score' (got {rec!r})"
+                f"{where}: expected a mapping with 'id' and 'score' (got {shown(rec)})"
             )
         out = {"id": _id(rec.get("id"), where)}
         for name in RECORD_FIELDS:
@@ -259,44 +320,29 @@ def write_scores(
         raise ScoresFileError(f"{path}: no records to write (expected at least one)")
     _check_unique(ids, str(path))
     _check_fields(columns, ids, str(path))
-    return atomic_write_text(path, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def _read_jsonl(text: str, name: str) -> ScoresFile:
-    # split at "\n" only: a JSON line holds no raw newline, but may hold other characters
-    # that str.splitlines() would split at (U+2028, U+0085, ...)
-    lines = [(k + 1, ln) for k, ln in enumerate(text.split("\n")) if ln.strip()]
-    try:
-        meta = json.loads(lines[0][1])
-    except json.JSONDecodeError as exc:
-        raise ScoresFileError(f"{name} line 1: not valid JSON ({exc.msg})") from exc
+    lines = json_lines(text, name)
+    lineno, meta = next(lines)
+    where = f"{name} line {lineno}"
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ScoresFileError(
-            f'{name} line 1: expected the metadata record with "format": {FORMAT!r} '
-            f"(got {lines[0][1][:80]!r})"
+            f'{where}: expected the metadata record with "format": {FORMAT!r} (got {shown(meta)})'
         )
     if meta.get("version") != VERSION:
         raise ScoresFileError(
-            f"{name} line 1: unsupported version {meta.get('version')!r} (expected {VERSION})"
+            f"{where}: unsupported version {shown(meta.get('version'))} (expected {VERSION})"
         )
+    _check_metadata(meta, where)
     ids: list[str] = []
     scores: list[float] = []
     columns: dict[str, list] = {name: [] for name in RECORD_FIELDS}
-    for lineno, ln in lines[1:]:
-        where = f"{name} line {lineno}"
-        try:
-            rec = json.loads(ln)
-        except json.JSONDecodeError as exc:
-            raise ScoresFileError(f"{where}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(rec, dict) or "id" not in rec or "score" not in rec:
-            raise ScoresFileError(
-                f"{where}: expected an object with keys 'id' and 'score' (got {ln[:80]!r})"
-            )
-        ids.append(_id(rec["id"], where))
-        scores.append(_score(rec["score"], where))
-        for field_name, values in columns.items():
-            value = rec.get(field_name)
-            values.append(None if value is None else _field(field_name, value, where))
+    for lineno, rec in lines:
+        i, score = _record(rec, f"{name} line {lineno}", columns)
+        ids.append(i)
+        scores.append(score)
     if not ids:
         raise ScoresFileError(f"{name}: no score records after the metadata line")
     fields = _check_fields(columns, ids, name)
@@ -305,28 +351,29 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
 
 
 def _read_csv(text: str, name: str) -> ScoresFile:
-    rows = list(csv.reader(io.StringIO(text)))
-    start = next(k for k, row in enumerate(rows) if any(c.strip() for c in row))
-    header = [c.strip() for c in rows[start]]
+    rows = csv_rows(text, name)
+    lineno, first = next(rows, (1, []))
+    header = [c.strip() for c in first]
     if header != ["id", "score"]:
         raise ScoresFileError(
-            f"{name}: expected the CSV header 'id,score' (got {','.join(header)!r})"
+            f"{name} line {lineno}: expected the CSV header 'id,score' "
+            f"(got {shown(','.join(header))})"
         )
     ids: list[str] = []
     scores: list[float] = []
-    for k, row in enumerate(rows[start + 1 :], start=start + 2):
-        if not row or not any(c.strip() for c in row):
-            continue
-        where = f"{name} line {k}"
+    for lineno, row in rows:
+        where = f"{name} line {lineno}"
         if len(row) != 2:
             raise ScoresFileError(
-                f"{where}: expected 2 columns 'id,score' (got {len(row)}: {row!r})"
+                f"{where}: expected 2 columns 'id,score' (got {len(row)}: {shown(row)})"
             )
         ids.append(_id(row[0].strip(), where))
         try:
             value = float(row[1])
         except ValueError as exc:
-            raise ScoresFileError(f"{where}: 'score' must be a number (got {row[1]!r})") from exc
+            raise ScoresFileError(
+                f"{where}: 'score' must be a number (got {shown(row[1])})"
+            ) from exc
         scores.append(_score(value, where))
     if not ids:
         raise ScoresFileError(f"{name}: no score rows after the header")
@@ -362,23 +409,76 @@ def read_scores(path: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) 
     """
     path = Path(path)
     name = str(path)
-    if not path.is_file():
-        raise ScoresFileError(f"{name}: no such file")
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise ScoresFileError(f"{name}: file is {size} bytes, larger than max_bytes={max_bytes}")
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ScoresFileError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
-    if not first:
-        raise ScoresFileError(f"{name}: file is empty (expected JSON Lines or CSV 'id,score')")
-    if first.startswith("{"):
-        return _read_jsonl(text, name)
-    if "," in first:
-        return _read_csv(text, name)
+        text = read_text(path, max_bytes=max_bytes)
+        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+        if not first:
+            raise ScoresFileError(f"{name}: file is empty (expected JSON Lines or CSV 'id,score')")
+        if first.startswith("{"):
+            return _read_jsonl(text, name)
+        if "," in first:
+            return _read_csv(text, name)
+    except InputFileError as exc:
+        raise _as_scores_file_error(exc) from None
     raise ScoresFileError(
         f"{name}: unknown format (expected JSON Lines with a metadata record, or CSV with "
-        f"header 'id,score'; first line is {first[:80]!r})"
+        f"header 'id,score'; first line is {shown(first)})"
     )
+
+
+def read_partial(path: str | os.PathLike, fingerprint: str) -> dict[str, dict]:
+    """The records cached in a scoring run's partial (resume) file: id → record.
+
+    The file is JSON Lines: a header ``{"fingerprint": ..., ...}``, then records checked as a
+    scores file's are (``id``, a finite ``score``, the optional fields of
+    :data:`RECORD_FIELDS`; other keys are kept). A missing file is an empty cache; a last line
+    without its newline (the run was killed while writing it) is cut off the file. Anything
+    else (bytes that are not UTF-8, a header that is not an object or names another
+    fingerprint, a damaged record, a NaN score) is a :class:`PartialFileError` that names the
+    file and the line and says to delete the file to start over.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.jsonl.0123.partial"
+    >>> _ = p.write_text('{"fingerprint": "0123"}\\n{"id": "a", "sentence": "Go.", "score": -1}\\n'
+    ...                  '{"id": "b", "sen')
+    >>> read_partial(p, "0123")
+    {'a': {'id': 'a', 'sentence': 'Go.', 'score': -1.0}}
+    >>> _ = p.write_text('{"fingerprint": "0123"}\\n{"id": "a", "score": NaN}\\n')
+    >>> read_partial(p, "0123")
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores_file.PartialFileError: ...partial line 2: 'score' must be finite (got nan); delete ...s.jsonl.0123.partial to start over
+    """
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        with path.open("r+b") as fh:
+            fh.truncate(len(complete))
+    name = str(path)
+    try:
+        lines = json_lines(decode(complete, name), name)
+        cached: dict[str, dict] = {}
+        header = True
+        for lineno, rec in lines:
+            where = f"{name} line {lineno}"
+            if header:
+                header = False
+                got = rec.get("fingerprint") if isinstance(rec, dict) else rec
+                if got != fingerprint:
+                    raise PartialFileError(
+                        f"{where}: expected the header with fingerprint {fingerprint!r} "
+                        f"(got {shown(got)})"
+                    )
+                continue
+            columns: dict[str, list] = {field: [] for field in RECORD_FIELDS}
+            i, score = _record(rec, where, columns)
+            fields = {k: v[0] for k, v in columns.items() if v[0] is not None}
+            cached.setdefault(i, {**rec, **fields, "id": i, "score": score})
+    except InputFileError as exc:
+        raise PartialFileError(f"{exc}; delete {name} to start over") from None
+    return cached

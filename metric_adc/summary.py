@@ -120,10 +120,12 @@ def summarize_files(
     references: bool = True,
     seed: int = 0,
     thesis_dir: str | os.PathLike | None = None,
+    check_text: bool = True,
 ) -> list[dict]:
     """Summary rows (:data:`~metric_adc.rows.SUMMARY_KEYS`): one per row label of the files,
     in the order the labels first appear, then the reference rows. Two files of one label on
-    one benchmark are an error naming both.
+    one benchmark are an error naming both. ``check_text`` is that of
+    :func:`~metric_adc.benchmark_scores.read_benchmark_scores`.
 
     Examples
     --------
@@ -132,7 +134,7 @@ def summarize_files(
     """
     groups: dict[str, list[BenchmarkScores]] = {}
     for path in paths:
-        bs = read_benchmark_scores(path)
+        bs = read_benchmark_scores(path, check_text=check_text)
         group = groups.setdefault(bs.model, [])
         clash = next((g for g in group if g.benchmark == bs.benchmark), None)
         if clash is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
+from metric_adc.pairs import check_coverage
 from metric_adc.scores_file import ScoresFile, ScoresFileError, read_scores
 from space.benchmark_data import TITLES, FamilyEntry, ItemsUnavailable, family_entry_from_scores
 from space.entries import (
@@ -91,22 +92,13 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
 
 
 def _check_ids(sf: ScoresFile, known: Sequence[str], needed: Sequence[str], what: str) -> None:
-    """Raise :class:`UploadError` for ids unknown to the benchmark or needed ids without a score."""
-    known_set = set(known)
-    unknown = [i for i in sf.ids if i not in known_set]
-    if unknown:
-        raise UploadError(
-            f"{len(unknown)} sentence id(s) unknown to {what}, e.g. {unknown[0]!r} "
-            f"(expected ids of the {len(known_set)} {what} units, such as {known[0]!r})"
-        )
-    have = set(sf.ids)
-    missing = [i for i in dict.fromkeys(needed) if i not in have]
-    if missing:
-        raise UploadError(
-            f"no score for {len(missing)} of the {len(set(needed))} sentences that the {what} "
-            f"items need, e.g. {missing[0]!r}: score every unit of the benchmark "
-            "(`python -m baselines score` writes such a file)"
-        )
+    """The commands' coverage rule (:func:`metric_adc.pairs.check_coverage`) over the app's
+    units of the benchmark: an unknown id or an unscored unit that ``needed`` lists is refused;
+    units in no item may be left out."""
+    try:
+        check_coverage(sf.ids, known, needed=needed, name="the file", dataset=what)
+    except ScoresFileError as exc:
+        raise UploadError(str(exc).removeprefix("the file: ")) from None
 
 
 def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEntry | FamilyEntry:

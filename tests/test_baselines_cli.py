@@ -143,7 +143,7 @@ def test_empty_and_over_long_sentences(tmp_path, capsys):
     empty.write_text('id,sentence\na,Go home.\nb,""\n')
     out = tmp_path / "x.jsonl"
     assert main(["score", "--model", "trigram", "--dataset", str(empty), "--out", str(out)]) == 2
-    assert "sentence 'b' (row 1) is empty" in capsys.readouterr().err
+    assert "empty.csv line 3: 'sentence' is blank (id 'b')" in capsys.readouterr().err
 
     folder = save_tiny_causal_lm(tmp_path / "short", "gpt2", max_positions=8)
     long = tmp_path / "long.csv"
@@ -286,3 +286,21 @@ def test_all_needs_a_folder(tmp_path, capsys):
     out.write_text("")
     assert main(["score", "--model", "trigram", "--dataset", "all", "--out", str(out)]) == 2
     assert "--out must be a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("zero.csv", b"", "zero.csv: file is empty"),
+        ("bad.jsonl", b'{"id": "a", "sentence": "Go."}\n{"id": "b", "sent', "bad.jsonl line 2"),
+        ("latin.csv", b"id,sentence\na,Caf\xe9.\n", "latin.csv"),
+    ],
+)
+def test_a_damaged_sentence_table_is_named_with_its_line(tmp_path, capsys, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    out = tmp_path / "x.jsonl"
+    assert main(["score", "--model", "trigram", "--dataset", str(path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+    assert not out.exists()

@@ -323,3 +323,30 @@ def test_the_fingerprint_of_unchanged_metadata_is_unchanged():
     assert fingerprint(smollm2, "blimp") == "c17ae8691b920a8b"
     now = {**smollm2, "convention": "default", "versions": {}}
     assert accepted_fingerprints(now, "blimp") == [fingerprint(now, "blimp"), "c17ae8691b920a8b"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (b"\xff\n", r"partial: not UTF-8 text \(byte .* at offset"),
+        (b'{"id": "z", "sentence": "x", "score": NaN}\n', r"line 5: 'score' must be finite"),
+        (b"[]\n", r"line 5: expected an object"),
+    ],
+)
+def test_any_damage_to_a_partial_file_names_it_and_says_what_to_do(tmp_path, damage, message):
+    out = tmp_path / "scores.jsonl"
+    partial = crash(out, Counting(crash_after=1))
+    assert len(partial.read_bytes().splitlines()) == 4  # header + one batch of 3
+    partial.write_bytes(partial.read_bytes() + damage)
+    with pytest.raises(PartialFileError, match=message) as err:
+        score_to_file(Counting(), IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert partial.name in str(err.value) and "to start over" in str(err.value)
+
+
+def test_a_partial_file_with_a_header_that_is_not_an_object_is_named(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    partial = crash(out, Counting(crash_after=1))
+    partial.write_bytes(b"[]\n" + b"\n".join(partial.read_bytes().splitlines()[1:]) + b"\n")
+    with pytest.raises(PartialFileError, match=rf"{partial.name} line 1") as err:
+        score_to_file(Counting(), IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert "to start over" in str(err.value)

@@ -105,7 +105,7 @@ def test_reproduce_adds_the_human_row(capsys):
 def test_ceiling_splits_must_be_zero_or_at_least_two(capsys):
     with pytest.raises(SystemExit):
         cli.build_parser().parse_args(["reproduce", "--ceiling-splits", "1"])
-    assert "must be 0 (no human row) or >= 2 (got 1)" in capsys.readouterr().err
+    assert "must be 0 (no human row) or an integer >= 2 (got '1')" in capsys.readouterr().err
 
 
 def test_report_puts_the_li_row_beside_the_human_row(bbu_file, capsys):

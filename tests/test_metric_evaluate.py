@@ -135,7 +135,7 @@ def test_missing_ratings_in_default_config_is_a_clear_error(adc):
 
 
 def test_bad_input_reaches_the_core_checks(adc):
-    with pytest.raises(ValueError, match="'delta' must be > 0"):
+    with pytest.raises(ValueError, match=r"'deltas\[0\]' must be > 0 \(got 0\)"):
         adc.compute(predictions_good=[1.0, 2.0, 3.0], predictions_bad=[0.0, 1.0, 1.0],
                     references_good=[1.0, 1.0, 1.0], references_bad=[0.0, 0.0, 0.0],
                     deltas=[0])  # fmt: skip

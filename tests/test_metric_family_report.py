@@ -119,7 +119,8 @@ def test_cloze_and_labelled_intervals():
 def test_a_file_names_its_benchmark(tmp_path):
     assert benchmark_of({}) == "li_adger" and benchmark_of({"dataset": "cola"}) == "cola"
     csv_file = tmp_path / "s.csv"
-    csv_file.write_text("id,score\na,1\n")
+    units = load_items("li_adger").units
+    units.assign(score=range(len(units)))[["id", "score"]].to_csv(csv_file, index=False)
     assert read_benchmark_scores(csv_file).benchmark == "li_adger"
     glue = write_scores(tmp_path / "g.jsonl", [{"id": "a", "score": 1.0}], {"dataset": "glue"})
     with pytest.raises(ValueError, match=r"'dataset' is 'glue', not a benchmark; expected one "

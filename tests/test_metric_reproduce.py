@@ -99,11 +99,13 @@ def test_cli_report_errors_are_one_line(tmp_path, capsys):
     p.write_text("id,score\nnot-an-id,1.0\nother,2.0\n")
     assert cli.main(["report", str(p), "--pairs", "thesis"]) == 2
     err = capsys.readouterr().err
-    assert "2 sentence id(s) unknown to the dataset, e.g. 'not-an-id'" in err
+    assert "s.csv: 2 sentence id(s) unknown to LI-Adger, e.g. 'not-an-id'" in err
     q = tmp_path / "t.csv"
     q.write_text("id,score\n32.1.martin.1a.g.01,1.0\n32.1.martin.1a.g.02,2.0\n")
     assert cli.main(["report", str(q), "--pairs", "thesis"]) == 2
-    assert "id(s) with no score" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "t.csv: no score for 4,120 of the 4,122 sentences the LI-Adger pairs need" in err
+    assert err.count("\n") == 1  # one line: no warning about the sentences in no pair first
 
 
 def test_evaluate_li_adger_on_the_dataset_agrees_with_the_thesis_pairs(thesis_rows):

@@ -127,7 +127,7 @@ def test_optional_fields_round_trip_in_order(tmp_path):
         ({"n_words": True}, "'n_words' must be an integer >= 0 (got True)"),
         ({"logprob": float("inf")}, "'logprob' must be a finite number (got inf)"),
         ({"unigram_logprob": "x"}, "'unigram_logprob' must be a finite number (got 'x')"),
-        ({"top": ["a", 1]}, "'top' must be a list of strings"),
+        ({"top": ["a", 1]}, "'top[1]' must be a string (got 1)"),
         ({"context": 3}, "'context' must be a string (got 3)"),
     ],
 )

@@ -107,7 +107,7 @@ def test_upload_refusal_keeps_the_session(toy, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("sentence,logprob\na,1\n")
     status, after, _ = handlers.upload(toy, str(bad), "", 0.5, uploads)
-    assert status.startswith("⚠️ **Refused:** bad.csv: expected the CSV header 'id,score'")
+    assert status.startswith("⚠️ **Refused:** bad.csv line 1: expected the CSV header 'id,score'")
     assert after is uploads
 
 

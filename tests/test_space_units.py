@@ -489,3 +489,21 @@ def test_no_import_cycle_and_no_dead_entry_point_in_the_app():
 def test_every_app_module_is_small():
     sizes = {p.name: len(p.read_text().splitlines()) for p in (ROOT / "space").glob("*.py")}
     assert max(sizes.values()) <= 400, sizes
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("big.csv", "id,score\ng1," + "9" * 400 + "\n", "big.csv line 2"),
+        ("huge.jsonl", '{"id": "g1", "score": ' + "9" * 5000 + "}\n", "huge.jsonl line 1"),
+        ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n", "deep.jsonl: unknown format"),
+        ("wide.csv", "id,score\ng1," + "1" * (200 * 1024) + "\n", "wide.csv line 2"),
+    ],
+)
+def test_an_upload_that_breaks_a_parser_gets_the_app_s_own_message(tmp_path, toy, name,
+                                                                     content, message):  # fmt: skip
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(UploadError, match=re.escape(message)) as err:
+        evaluate_upload(path, toy, [])
+    assert str(tmp_path) not in str(err.value)  # the file's own name, not the server's path

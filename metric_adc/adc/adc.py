@@ -6,12 +6,16 @@ and scores by sentence id, and the result is the row of :func:`metric_adc.rows.m
 ``li-adger-adc`` distribution, or run from its repository root).
 """
 
+import functools
+import warnings
+
 import datasets
 import evaluate
 import numpy as np
 
 from metric_adc import core
-from metric_adc.pairs import PairTable, model_deltas
+from metric_adc.checks import as_finite, as_human_deltas, as_ids, as_labels, check_bool
+from metric_adc.pairs import PairTable, UnscoredSentencesWarning, check_coverage, model_deltas
 from metric_adc.rows import RESULT_KEYS, model_row
 
 _CITATION = """\
@@ -64,6 +68,73 @@ Examples:
 """
 
 
+_INPUTS = ("predictions_good", "predictions_bad", "references_good", "references_bad")
+
+
+def _column(values, name):
+    """One input column as floats, NaN where ``None`` (a missing value); strings, booleans and
+    ±inf are refused naming the argument and the position."""
+    try:
+        n = len(values)
+    except TypeError:
+        n = 0  # not a list: the check names the argument
+    return as_human_deltas(values, n, name)
+
+
+def _checked_inputs(kwargs, *, blimp):
+    """The four input columns checked (by their names here) and turned into lists of floats or
+    ``None``, so that evaluate's own encoding of them cannot fail."""
+    out = dict(kwargs)
+    good = kwargs.get("predictions_good")
+    if good is None:
+        raise TypeError("'predictions_good' is required: a model score per pair (got None)")
+    good = _column(good, "predictions_good")
+    if good.size == 0:
+        raise ValueError("'predictions_good' is empty: expected a model score per pair")
+    names = _INPUTS[1:2] if blimp else _INPUTS[1:]
+    if blimp:
+        given = [k for k in _INPUTS[2:] if kwargs.get(k) is not None]
+        if given:
+            raise ValueError(
+                f"config 'blimp' takes no human ratings (got {given}): load the default "
+                "config to compute the ADC"
+            )
+    columns = {"predictions_good": good}
+    for name in names:
+        if kwargs.get(name) is None:
+            raise TypeError(f"{name!r} is required: one value per pair (got None)")
+        columns[name] = _column(kwargs[name], name)
+        if columns[name].size != good.size:
+            raise ValueError(
+                f"{name!r} has {columns[name].size} values but 'predictions_good' has "
+                f"{good.size} (one value per pair each)"
+            )
+    for name, arr in columns.items():
+        out[name] = [None if np.isnan(v) else float(v) for v in arr]
+    return out
+
+
+def _checked_options(kwargs, n):
+    """The options of :meth:`Adc._compute` that are given, checked by their names and made
+    plain (lists of floats, ids or labels); ``n`` is the number of pairs when known."""
+    out = dict(kwargs)
+    if "deltas" in out:
+        out["deltas"] = core.check_deltas(out["deltas"], "deltas")
+    if "auc_max" in out and not np.isfinite(core.check_delta(out["auc_max"], "auc_max")):
+        raise ValueError(f"'auc_max' must be finite (got {out['auc_max']!r})")
+    if "standardize" in out:
+        out["standardize"] = check_bool(out["standardize"], "standardize")
+    if out.get("population") is not None:
+        out["population"] = as_finite(out["population"], "population").tolist()
+    if out.get("groups") is not None:
+        out["groups"] = as_labels(out["groups"], len(out["groups"]) if n is None else n)
+    if out.get("ids_good") is not None or out.get("ids_bad") is not None:
+        ids = _ids(out.get("ids_good"), out.get("ids_bad"), n)
+        half = len(ids) // 2
+        out["ids_good"], out["ids_bad"] = ids[:half], ids[half:]
+    return out
+
+
 def _floats(values):
     return np.array([np.nan if v is None else v for v in values], dtype=float)
 
@@ -74,12 +145,14 @@ def _ids(ids_good, ids_bad, n):
         raise ValueError("give both 'ids_good' and 'ids_bad', or neither")
     if ids_good is None:
         return [f"{side}{k}" for side in ("good:", "bad:") for k in range(n)]
+    ids_good, ids_bad = as_ids(ids_good, "ids_good"), as_ids(ids_bad, "ids_bad")
+    n = len(ids_good) if n is None else n
     if len(ids_good) != n or len(ids_bad) != n:
         raise ValueError(
             f"'ids_good'/'ids_bad' have {len(ids_good)}/{len(ids_bad)} entries, "
             f"expected {n} (one per pair)"
         )
-    return [str(i) for i in list(ids_good) + list(ids_bad)]
+    return ids_good + ids_bad
 
 
 def _by_id(ids, values, what):
@@ -90,6 +163,35 @@ def _by_id(ids, values, what):
         if prev != v and not (np.isnan(prev) and np.isnan(v)):
             raise ValueError(f"sentence {i!r} has two different {what} ({prev}, {v})")
     return out
+
+
+def _position(k, n):
+    """Where value ``k`` of the good-then-bad list came from: ``"'predictions_bad' position 1"``."""
+    side = "good" if k < n else "bad"
+    return f"'predictions_{side}' position {k % n}"
+
+
+@functools.cache
+def _li_adger_ids():
+    import li_adger
+
+    return tuple(li_adger.load("sentences")["id"])
+
+
+def _warn_coverage(ids):
+    """The rule of :func:`metric_adc.pairs.check_coverage`: LI-Adger sentences given by id,
+    z-scored without ``population``, but not all of them: a warning says over how many."""
+    dataset = _li_adger_ids()
+    if not set(ids) <= set(dataset):
+        return
+    note = check_coverage(ids, dataset)
+    if note:
+        warnings.warn(
+            f"{note} (give 'population', the scores of all {len(dataset):,} sentences, to "
+            "z-score over all of them)",
+            UnscoredSentencesWarning,
+            stacklevel=3,
+        )
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -109,7 +211,16 @@ class Adc(evaluate.Metric):
         )
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the statistics (see the module's inputs description)."""
+        """Compute the statistics (see the module's inputs description).
+
+        Every argument is checked here, under its own name: a bad value raises a
+        :class:`ValueError` or :class:`TypeError` naming the argument, the position and the
+        value, never an error from the conversion of the inputs."""
+        if predictions is not None or references is not None:
+            raise TypeError(
+                "give 'predictions_good' and 'predictions_bad' (and 'references_good', "
+                "'references_bad'), not 'predictions'/'references'"
+            )
         if self.config_name != "blimp" and kwargs.get("predictions_good") is not None:
             missing = [k for k in ("references_good", "references_bad") if kwargs.get(k) is None]
             if missing:
@@ -117,7 +228,12 @@ class Adc(evaluate.Metric):
                     f"missing {missing}: give human ratings, or load the module with config "
                     '"blimp" (evaluate.load(path, "blimp")) for the BLiMP criterion only'
                 )
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        if any(k in kwargs for k in _INPUTS):
+            kwargs = _checked_inputs(kwargs, blimp=self.config_name == "blimp")
+        # the options too, before evaluate stores the inputs: an error raised later, inside
+        # _compute, makes evaluate's next compute wait a second for its cache lock
+        kwargs = _checked_options(kwargs, len(kwargs.get("predictions_good") or ()) or None)
+        return super().compute(**kwargs)
 
     def _compute(
         self,
@@ -136,19 +252,38 @@ class Adc(evaluate.Metric):
         good, bad = _floats(predictions_good), _floats(predictions_bad)
         n = good.size
         ids = _ids(ids_good, ids_bad, n)
+        if groups is not None:
+            groups = as_labels(groups, n, "groups")
         judgements = None
         if references_good is not None:
             refs = np.concatenate([_floats(references_good), _floats(references_bad)])
             judgements = _by_id(ids, refs, "ratings")
         table = PairTable.from_judgements(ids[:n], ids[n:], judgements)
+        if table.human_delta is not None and np.isinf(table.human_delta).any():
+            k = int(np.flatnonzero(np.isinf(table.human_delta))[0])
+            raise ValueError(
+                f"'references_good' minus 'references_bad' at position {k} is not finite (got "
+                f"{judgements[ids[k]]!r} and {judgements[ids[n + k]]!r})"
+            )
         values = np.concatenate([good, bad])
         # a pair excluded for a missing rating needs no scores: drop its unknown ones
         excluded = np.zeros(n, bool) if table.human_delta is None else np.isnan(table.human_delta)
-        for i, v, skip in zip(ids, values, np.concatenate([excluded] * 2), strict=True):
+        for k, (v, skip) in enumerate(zip(values, np.concatenate([excluded] * 2), strict=True)):
             if np.isnan(v) and not skip:
-                raise ValueError(f"score of sentence {i!r} must be finite (got {v})")
+                raise ValueError(
+                    f"{_position(k, n)} has no score (got None or NaN), but its pair has human "
+                    "ratings: only a pair without a rating may lack a score"
+                )
         known = ~np.isnan(values)
         scores = _by_id([i for i, k in zip(ids, known, strict=True) if k], values[known], "scores")
+        if standardize and population is None and len(set(scores.values())) < 2:
+            raise ValueError(
+                "'predictions_good' and 'predictions_bad' are constant (all "
+                f"{next(iter(scores.values()), None)!r}): z-scores are undefined (give "
+                "standardize=False for scores that are z-scores already)"
+            )
+        if ids_good is not None and population is None and standardize:
+            _warn_coverage(ids)
         scored = model_deltas(scores, table, standardize=standardize, population=population)
         row = model_row(scored, table, groups=groups, deltas=deltas, auc_max=auc_max)
         return {k: row[k] for k in RESULT_KEYS}
