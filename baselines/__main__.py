@@ -7,7 +7,8 @@ Usage::
                               --out FILE_OR_FOLDER [--convention default|harness]
                               [--device auto|cpu|cuda] [--batch-size N] [--limit N]
                               [--variant V] [--unigram wordfreq|trigram]
-                              [--precision auto|fp32|fp16|bf16] [--threads N]
+                              [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
+                              [--revision REV] [--threads N]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -34,7 +35,7 @@ from pathlib import Path
 from baselines.interface import KINDS
 from baselines.unigram import UNIGRAM_SOURCES
 
-__all__ = ["build_parser", "main"]
+__all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
 
 def _positive_int(text: str) -> int:
@@ -45,6 +46,10 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer (got {text!r})")
     return value
+
+
+def _batch_size(text: str) -> int | str:
+    return "auto" if text == "auto" else _positive_int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,7 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--device", default="auto", help="auto (default), cpu, cuda or cuda:N")
     score.add_argument(
-        "--batch-size", type=_positive_int, help="sentences per batch (default: per model)"
+        "--batch-size",
+        type=_batch_size,
+        help="sentences per batch (default: per model), or 'auto': on a GPU the largest that "
+        "fits, found once (baselines/batch_size.py)",
     )
     score.add_argument(
         "--limit", type=_positive_int, help="score only the first N units of each dataset"
@@ -116,7 +124,20 @@ def build_parser() -> argparse.ArgumentParser:
         "wordfreq (default) or the trigram's unigrams",
     )
     score.add_argument(
-        "--precision", choices=("auto", "fp32", "fp16", "bf16"), help="neural models only"
+        "--precision",
+        choices=("auto", "fp32", "fp16", "bf16"),
+        help="neural models only: the dtype the model is loaded and run in (auto: bf16/fp16 "
+        "on a GPU, fp32 on a CPU)",
+    )
+    score.add_argument(
+        "--dtype",
+        choices=tuple(DTYPES),
+        help="the same choice as --precision under Hugging Face's names (torch_dtype)",
+    )
+    score.add_argument(
+        "--revision",
+        help="Hugging Face models: the branch, tag or commit to load (default: the default "
+        "branch); the commit loaded is recorded in the scores file",
     )
     score.add_argument(
         "--fresh", action="store_true", help="ignore cached scores from an earlier run"
@@ -132,6 +153,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_bench_parser(commands)
     return parser
+
+
+DTYPES: dict[str, str] = {
+    "auto": "auto",
+    "float32": "fp32",
+    "float16": "fp16",
+    "bfloat16": "bf16",
+}
+"""``--dtype`` (Hugging Face's names) → ``--precision``: one setting under two names."""
+
+
+def precision_of(precision: str | None, dtype: str | None) -> str | None:
+    """The precision that ``--precision`` and ``--dtype`` ask for together.
+
+    Examples
+    --------
+    >>> precision_of(None, "bfloat16"), precision_of("fp16", None), precision_of("fp32", "float32")
+    ('bf16', 'fp16', 'fp32')
+    >>> precision_of("fp16", "bfloat16")
+    Traceback (most recent call last):
+    ...
+    ValueError: --precision fp16 and --dtype bfloat16 disagree: give one of them
+    """
+    if dtype is None:
+        return precision
+    if precision is not None and DTYPES[dtype] != precision:
+        raise ValueError(f"--precision {precision} and --dtype {dtype} disagree: give one of them")
+    return DTYPES[dtype]
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -155,15 +204,15 @@ def _score(args: argparse.Namespace) -> int:
         kind=args.kind,
         variant=args.variant,
         device=args.device,
-        batch_size=args.batch_size,
-        precision=args.precision,
+        batch_size=None if args.batch_size == "auto" else args.batch_size,
+        precision=precision_of(args.precision, args.dtype),
         unigram=args.unigram,
         convention=args.convention,
+        revision=args.revision,
         progress=False,
     )
-    batch_size = args.batch_size or default_batch_size(
-        args.model, resolve_kind(args.model, args.kind)
-    )
+    default = default_batch_size(args.model, resolve_kind(args.model, args.kind))
+    batch_size = default if args.batch_size in (None, "auto") else args.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     for dataset in DATASETS if every else (args.dataset,):
         start = time.perf_counter()
@@ -179,6 +228,11 @@ def _score(args: argparse.Namespace) -> int:
             continue
         if args.limit is not None:
             units = units.head(args.limit)
+        if args.batch_size == "auto":
+            from baselines.batch_size import auto_batch_size
+
+            batch_size = auto_batch_size(scorer, units.texts, default=default)
+            print(f"--batch-size auto: {batch_size}", file=sys.stderr)
         loaded = time.perf_counter()
         out = score_to_file(
             scorer,
@@ -192,6 +246,7 @@ def _score(args: argparse.Namespace) -> int:
             extra_metadata={
                 **dataset_metadata(dataset),
                 **({"limit": args.limit} if args.limit is not None else {}),
+                **({"batch_size": batch_size} if args.batch_size is not None else {}),
             },
         )
         done = time.perf_counter()

@@ -165,20 +165,23 @@ class CausalLMScorer:
         batch_size: int = 16,
         context_token: str = "auto",
         convention: str = "default",
+        revision: str | None = None,
         name: str | None = None,
         extra_metadata: Mapping[str, Any] | None = None,
     ) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
 
         check_linking_name(variant, allowed=CAUSAL_VARIANTS)
         _check_convention(convention, context_token)
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
-        tokenizer = AutoTokenizer.from_pretrained(source)
-        model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype)
+        hub = hub_options(revision)
+        tokenizer = AutoTokenizer.from_pretrained(source, **hub)
+        model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **hub)
         self._setup(
             model.to(torch_device),
             tokenizer,
@@ -187,7 +190,7 @@ class CausalLMScorer:
             batch_size=batch_size,
             context_token=context_token,
             convention=convention,
-            extra_metadata=extra_metadata,
+            extra_metadata={**revision_metadata(model.config, revision), **(extra_metadata or {})},
         )
 
     @classmethod

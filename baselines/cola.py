@@ -197,11 +197,13 @@ class ColaScorer:
         batch_size: int = 64,
         precision: str = "auto",
         acceptable_label: int | None = None,
+        revision: str | None = None,
         progress: bool = True,
     ) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
 
         if output not in OUTPUTS:
             raise ValueError(
@@ -216,8 +218,12 @@ class ColaScorer:
         self.device = resolve_device(device)
         self.dtype = inference_dtype(self.device, precision)
         self.path = resolve_cola_model(self.name)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.path)
-        model = AutoModelForSequenceClassification.from_pretrained(self.path, dtype=self.dtype)
+        hub = hub_options(revision)
+        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **hub)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            self.path, dtype=self.dtype, **hub
+        )
+        self._revision = revision_metadata(model.config, revision)
         if model.config.num_labels != 2:
             raise ValueError(
                 f"model {self.name!r} must be a two-label classifier "
@@ -278,6 +284,7 @@ class ColaScorer:
             "acceptable_label": self.acceptable_label,
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
+            **self._revision,
             "versions": library_versions(),
         }
         report = Path(self.path) / "report.json"

@@ -71,3 +71,39 @@ def library_versions() -> dict[str, str]:
     from importlib.metadata import version
 
     return {"torch": version("torch"), "transformers": version("transformers")}
+
+
+def hub_options(revision: str | None) -> dict[str, str]:
+    """The keyword arguments of ``from_pretrained`` for a model ``revision`` (a branch, tag or
+    commit on the Hub; ``None``: the default branch).
+
+    Examples
+    --------
+    >>> hub_options("v1.0"), hub_options(None)
+    ({'revision': 'v1.0'}, {})
+    >>> hub_options("")
+    Traceback (most recent call last):
+    ...
+    ValueError: revision must be a branch, tag or commit name (got '')
+    """
+    if revision is None:
+        return {}
+    if not isinstance(revision, str) or not revision.strip():
+        raise ValueError(f"revision must be a branch, tag or commit name (got {revision!r})")
+    return {"revision": revision}
+
+
+def revision_metadata(config: Any, requested: str | None) -> dict[str, str]:
+    """What a scores file records of the model's revision: the commit the weights were loaded
+    from (the Hub's ``_commit_hash`` on the config), else the ``requested`` revision, else
+    nothing (a local folder: the folder is the model).
+
+    Examples
+    --------
+    >>> class Config:
+    ...     _commit_hash = "3e56b06"
+    >>> revision_metadata(Config(), "main"), revision_metadata(object(), "v1"), revision_metadata(object(), None)
+    ({'revision': '3e56b06'}, {'revision': 'v1'}, {})
+    """
+    loaded = getattr(config, "_commit_hash", None) or requested
+    return {"revision": str(loaded)} if loaded else {}

@@ -218,12 +218,14 @@ class MaskedLMScorer:
         variant: str = "original",
         token_budget: int | None = None,
         precision: str = "auto",
+        revision: str | None = None,
         progress: bool = True,
     ) -> None:
         import torch
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
         from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
 
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
@@ -240,7 +242,8 @@ class MaskedLMScorer:
             default_token_budget(self.device) if token_budget is None else token_budget
         )
         self.dtype = inference_dtype(self.device, precision)
-        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path)
+        hub = hub_options(revision)
+        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path, **hub)
         if not getattr(self.tokenizer, "is_fast", False):
             raise ValueError(
                 f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
@@ -250,11 +253,14 @@ class MaskedLMScorer:
             raise ValueError(f"tokenizer of {self.name!r} has no mask token; is it a masked LM?")
         try:
             model = AutoModelForMaskedLM.from_pretrained(
-                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa"
+                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa", **hub
             )
         except (ValueError, ImportError):  # the architecture does not support SDPA
-            model = AutoModelForMaskedLM.from_pretrained(model_name_or_path, dtype=self.dtype)
+            model = AutoModelForMaskedLM.from_pretrained(
+                model_name_or_path, dtype=self.dtype, **hub
+            )
         self.model = model.to(self.device).eval()
+        self._revision = revision_metadata(model.config, revision)
         self._head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
         # the last layer at the scored positions only: where the head is ours to apply too
         self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
@@ -330,6 +336,7 @@ class MaskedLMScorer:
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
             "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
+            **self._revision,
             "versions": library_versions(),
         }
 

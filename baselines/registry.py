@@ -243,14 +243,16 @@ class ScorerFactory:
 
 
 # causal and masked LMs get NormLP and SLOR through a unigram model (baselines/linked.py)
-_LINKED_OPTIONS = ("variant", "device", "precision", "unigram")
+_LINKED_OPTIONS = ("variant", "device", "precision", "unigram", "revision")
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
     "causal": ScorerFactory(
         linked_factory(_causal, "logprob"), (*_LINKED_OPTIONS, "convention"), ("batch_size",)
     ),
     "mlm": ScorerFactory(linked_factory(_mlm, "original"), _LINKED_OPTIONS, ("progress",)),
-    "cola": ScorerFactory(_cola, ("variant", "device", "precision"), ("batch_size", "progress")),
+    "cola": ScorerFactory(
+        _cola, ("variant", "device", "precision", "revision"), ("batch_size", "progress")
+    ),
 }
 """Kind → how its scorer is built (one entry per kind of :data:`baselines.interface.KINDS`)."""
 
@@ -265,6 +267,7 @@ def build_scorer(
     precision: str | None = None,
     unigram: str | None = None,
     convention: str | None = None,
+    revision: str | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
@@ -274,7 +277,8 @@ def build_scorer(
     ``signed-confidence``/``logit-margin`` for ``cola``; ``normlp`` and ``slor`` for ``causal``
     and ``mlm`` link the model's log-probability with the words of the ``unigram`` source
     (default ``wordfreq``; :mod:`baselines.linked`); ``convention`` is the causal scorer's
-    (``default`` or ``harness``, :mod:`baselines.causal`). ``None`` options take the scorer's
+    (``default`` or ``harness``, :mod:`baselines.causal`); ``revision`` is a Hugging Face model's
+    branch, tag or commit (recorded in the scores file). ``None`` options take the scorer's
     defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.
@@ -288,6 +292,10 @@ def build_scorer(
     Traceback (most recent call last):
     ...
     ValueError: precision does not apply to kind 'ngram' (got 'fp16')
+    >>> build_scorer("smollm2", revision="main")
+    Traceback (most recent call last):
+    ...
+    ValueError: revision applies to Hugging Face models, not to the built-in 'smollm2' (got revision='main')
     """
     kind = resolve_kind(model, kind)
     factory = SCORER_FACTORIES[kind]
@@ -297,8 +305,14 @@ def build_scorer(
         "precision": precision,
         "unigram": unigram,
         "convention": convention,
+        "revision": revision,
     }
     options = {name: value for name, value in given.items() if value is not None}
+    if revision is not None and model in BUILTIN_MODELS:
+        raise ValueError(
+            f"revision applies to Hugging Face models, not to the built-in {model!r} "
+            f"(got revision={revision!r})"
+        )
     for name, value in options.items():
         if name not in factory.options:
             raise ValueError(f"{name} does not apply to kind {kind!r} (got {value!r})")

@@ -1,0 +1,108 @@
+"""The public scorer API (``from baselines import load_scorer``): the same scores as minicons's
+``IncrementalLMScorer.sequence_score`` for a causal LM, Hugging Face revisions and dtypes, and
+``--batch-size auto``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from baselines_tiny import save_tiny_causal_lm
+
+from baselines import load_scorer
+from baselines.__main__ import main
+from baselines.batch_size import auto_batch_size, largest_batch
+
+SENTENCES = ["The keys are lost.", "The keys is lost.", "Who did you think solved the problem?"]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return str(save_tiny_causal_lm(tmp_path_factory.mktemp("tiny") / "lm", "gpt2"))
+
+
+def test_load_scorer_sums_token_log_probs_as_minicons_does(tiny):
+    minicons = pytest.importorskip("minicons.scorer")
+    ours = load_scorer(tiny, kind="causal", device="cpu").score(SENTENCES)
+    inc = minicons.IncrementalLMScorer(tiny, device="cpu")
+    # minicons prepends the tokenizer's BOS when asked; ours conditions the first word on it
+    theirs = inc.sequence_score(SENTENCES, reduction=lambda x: x.sum(0).item(), bos_token=True)
+    assert ours == pytest.approx(theirs, abs=1e-4)
+    assert len({round(s, 6) for s in ours}) == len(SENTENCES)  # not a constant
+
+
+def test_revision_reaches_from_pretrained_and_the_commit_is_recorded(tiny, monkeypatch):
+    import transformers
+
+    seen = []
+    load = transformers.AutoModelForCausalLM.from_pretrained
+
+    def spy(source, **kwargs):
+        seen.append(kwargs.get("revision"))
+        model = load(source, **{k: v for k, v in kwargs.items() if k != "revision"})
+        model.config._commit_hash = "0123abcd"
+        return model
+
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", spy)
+    monkeypatch.setattr(
+        transformers.AutoTokenizer,
+        "from_pretrained",
+        lambda source, load=transformers.AutoTokenizer.from_pretrained, **kw: load(source),
+    )
+    scorer = load_scorer(tiny, kind="causal", device="cpu", revision="v1.0")
+    assert seen == ["v1.0"] and scorer.metadata()["revision"] == "0123abcd"
+
+
+def test_a_local_model_records_no_revision_and_the_cli_takes_dtype(tiny, tmp_path):
+    out = tmp_path / "s.jsonl"
+    table = tmp_path / "t.csv"
+    table.write_text("id,sentence\n" + "".join(f"s{k},{s}\n" for k, s in enumerate(SENTENCES[:2])))
+    argv = [
+        "score",
+        "--model",
+        tiny,
+        "--kind",
+        "causal",
+        "--dataset",
+        str(table),
+        "--out",
+        str(out),
+    ]
+    assert main([*argv, "--dtype", "float32", "--batch-size", "auto", "--quiet"]) == 0
+    meta = json.loads(out.read_text().splitlines()[0])
+    assert "revision" not in meta and meta["batch_size"] == 16  # a CPU: the kind's default
+    assert meta["dtype"] == "float32"
+    with pytest.raises(SystemExit):
+        main([*argv, "--dtype", "float64"])
+    assert main([*argv, "--dtype", "bfloat16", "--precision", "fp16", "--fresh"]) == 2
+
+
+def test_revision_is_refused_for_a_built_in_model():
+    with pytest.raises(ValueError, match="revision applies to Hugging Face models"):
+        load_scorer("trigram", revision="main")
+
+
+def test_auto_batch_size_halves_until_the_longest_sentences_fit():
+    class FakeGpuScorer:
+        device = "cuda:0"
+        batch_size = 16
+
+        def __init__(self):
+            self.tried = []
+
+        def score(self, sentences):
+            self.tried.append(len(sentences))
+            if self.batch_size > 40:
+                raise RuntimeError("CUDA out of memory. Tried to allocate 1.00 GiB")
+            return [0.0] * len(sentences)
+
+    torch = pytest.importorskip("torch")
+    if not hasattr(torch.cuda, "empty_cache"):
+        pytest.skip("torch without torch.cuda")
+    scorer = FakeGpuScorer()
+    texts = [f"sentence number {k}" for k in range(1000)]
+    assert auto_batch_size(scorer, texts, default=64) == 32
+    assert scorer.tried == [512, 256, 128, 64, 32] and scorer.batch_size == 32
+    # never an out-of-memory error at size 1: the error is raised, not hidden
+    with pytest.raises(RuntimeError, match="out of memory"):
+        largest_batch(lambda size: (_ for _ in ()).throw(RuntimeError("out of memory")), 4)
