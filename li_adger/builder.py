@@ -69,7 +69,8 @@ DATA_DIR = PACKAGE_DIR / "data"
 FORMAT_VERSION = 2
 HF_YAML = ".huggingface.yaml"
 REPORT_FILE = "build_report.json"
-_SNAPSHOTS = "snapshots"
+SNAPSHOTS = "snapshots"
+"""The folder of a data folder that holds each build's Parquet files, by fingerprint."""
 _LOCK = ".build.lock"
 _KEEP_SNAPSHOTS = 3
 _CARD = PACKAGE_DIR / "README.md"
@@ -149,7 +150,7 @@ def _hf_yaml(data_dir: Path, fp: str) -> str:
             *(["  default: true"] if name == "pairs" else []),
             "  data_files:",
             "  - split: test",
-            f"    path: {data_dir.name}/{_SNAPSHOTS}/{fp}/{name}.parquet",
+            f"    path: {data_dir.name}/{SNAPSHOTS}/{fp}/{name}.parquet",
         ]
     return "\n".join(lines) + "\n"
 
@@ -187,7 +188,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 def _install(data_dir: Path, blobs: dict[str, bytes], fp: str, report: dict) -> None:
     root = data_dir.parent
-    snapshots = data_dir / _SNAPSHOTS
+    snapshots = data_dir / SNAPSHOTS
     # left by a killed build (we hold the lock, so no other build is writing them)
     remove_temporaries(data_dir)
     remove_temporaries(snapshots)
@@ -357,7 +358,7 @@ def data_files(data_dir: str | Path | None = None) -> dict[str, Path]:
     {'sentences': 'snapshots', 'pairs': 'snapshots', 'phenomena': 'snapshots'}
     """
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
-    snapshot = data_dir / _SNAPSHOTS / str(read_report(data_dir).get("fingerprint"))
+    snapshot = data_dir / SNAPSHOTS / str(read_report(data_dir).get("fingerprint"))
     return {name: snapshot / f"{name}.parquet" for name in CONFIGS}
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from li_adger.builder import DATA_DIR, DamagedBuildError, build, check_build
+from li_adger.builder import DATA_DIR, SNAPSHOTS, DamagedBuildError, build, check_build
 from li_adger.schema import CONFIGS
 from li_adger.sources import SourceNotFoundError
 
-__all__ = ["ensure_built", "load"]
+__all__ = ["ensure_built", "load", "load_table"]
 
 SPLITS: tuple[str, ...] = ("test",)
 
@@ -97,3 +97,26 @@ def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | N
     data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
     ensure_built(data_dir)
     return datasets.load_dataset(str(data_dir.parent), config, split=split)
+
+
+def load_table(config: str = "pairs", *, data_dir: str | Path | None = None):
+    """The rows of :func:`load` as a :class:`pyarrow.Table`, read straight from the build's
+    Parquet file: checked and rebuilt like :func:`load`, without ``datasets`` and its cache
+    (for the commands that read the dataset at every run).
+
+    Examples
+    --------
+    >>> pairs = load_table("pairs")
+    >>> pairs.num_rows, pairs.column_names == load("pairs").column_names
+    (2393, True)
+    >>> load_table("pair")
+    Traceback (most recent call last):
+    ValueError: config 'pair': expected one of ('sentences', 'pairs', 'phenomena')
+    """
+    if config not in CONFIGS:
+        raise ValueError(f"config {config!r}: expected one of {CONFIGS}")
+    import pyarrow.parquet as pq
+
+    data_dir = Path(data_dir) if data_dir is not None else DATA_DIR
+    report = ensure_built(data_dir)
+    return pq.read_table(data_dir / SNAPSHOTS / str(report["fingerprint"]) / f"{config}.parquet")

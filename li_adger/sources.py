@@ -39,6 +39,7 @@ __all__ = [
     "SourceFile",
     "SourceNotFoundError",
     "cache_dir",
+    "cache_root",
     "check_file",
     "default_search_dirs",
     "find_sources",
@@ -339,6 +340,18 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def cache_root() -> Path:
+    """The project's user cache: ``$LI_ADGER_CACHE``, default ``~/.cache/li_adger``.
+
+    Examples
+    --------
+    >>> cache_root() / "sources" == cache_dir()
+    True
+    """
+    root = os.environ.get("LI_ADGER_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "li_adger"
+
+
 def cache_dir() -> Path:
     """Where downloaded source files are kept: ``$LI_ADGER_CACHE/sources``, default
     ``~/.cache/li_adger/sources``.
@@ -348,8 +361,7 @@ def cache_dir() -> Path:
     >>> cache_dir().name
     'sources'
     """
-    root = os.environ.get("LI_ADGER_CACHE")
-    return (Path(root) if root else Path.home() / ".cache" / "li_adger") / "sources"
+    return cache_root() / "sources"
 
 
 def default_search_dirs() -> list[Path]:

@@ -34,14 +34,14 @@ def _intervals(
     n_resamples: int,
     clusters: Sequence[str] | None,
 ) -> dict[str, dict]:
-    out = {}
-    for stat in CI_STATISTICS:
-        for d in deltas if stat == "adc" else [None]:
-            key = stat if d is None else f"adc_{core.delta_key(d)}"
-            out[key] = bootstrap.bootstrap_ci(
-                m, h, statistic=stat, delta=d, rng=rng, n_resamples=n_resamples, clusters=clusters
-            )
-    return out
+    specs = [(stat, d) for stat in CI_STATISTICS for d in (deltas if stat == "adc" else [None])]
+    cis = bootstrap.bootstrap_cis(
+        m, h, statistics=specs, rng=rng, n_resamples=n_resamples, clusters=clusters
+    )  # every statistic on the same resamples, drawn once
+    return {
+        (stat if d is None else f"adc_{core.delta_key(d)}"): ci
+        for (stat, d), ci in zip(specs, cis, strict=True)
+    }
 
 
 def analyze_on_pairs(

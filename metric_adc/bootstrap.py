@@ -33,7 +33,15 @@ from numpy.typing import ArrayLike
 from metric_adc import classification, core
 from metric_adc.checks import as_model_and_human
 
-__all__ = ["COUNT_STATISTICS", "STATISTICS", "bootstrap_ci", "paired_comparison", "stratified_ci"]
+__all__ = [
+    "COUNT_STATISTICS",
+    "STATISTICS",
+    "bootstrap_ci",
+    "bootstrap_cis",
+    "paired_comparison",
+    "resampled_sums",
+    "stratified_ci",
+]
 
 STATISTICS = ("blimp", "human_sign", "adc", "adc_auc", "pearson_pairs")
 
@@ -106,12 +114,45 @@ def _units(cols: np.ndarray, clusters: np.ndarray | None) -> np.ndarray:
     return out
 
 
-def _draw(rng: np.random.Generator, n_units: int, n_resamples: int) -> np.ndarray:
+_CHUNK = 1 << 21
+"""Draws per chunk of resamples: the counts of a chunk take ``8 × _CHUNK`` bytes, whatever the
+number of resamples."""
+
+
+def _check_rng(rng: np.random.Generator, n_resamples: int) -> None:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"'rng' must be a numpy.random.Generator (got {type(rng).__name__})")
     if n_resamples < 1:
         raise ValueError(f"'n_resamples' must be >= 1 (got {n_resamples})")
-    return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=n_resamples)
+
+
+def resampled_sums(units: np.ndarray, rng: np.random.Generator, n_resamples: int) -> np.ndarray:
+    """Column sums of ``units`` (one row per resampling unit) over ``n_resamples`` bootstrap
+    resamples: ``(n_resamples, n_columns)``.
+
+    Each resample draws ``len(units)`` rows uniformly with replacement; the draws of a chunk of
+    resamples become counts with one ``bincount`` and the sums one product ``counts @ units``,
+    so every column — every statistic stacked into ``units`` — shares the same resamples, and
+    memory stays bounded (:data:`_CHUNK`) for any number of resamples.
+
+    Examples
+    --------
+    >>> units = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> sums = resampled_sums(units, np.random.default_rng(0), 5)
+    >>> sums.shape, bool((sums[:, 1] == 3).all())
+    ((5, 2), True)
+    """
+    _check_rng(rng, n_resamples)
+    n = units.shape[0]
+    out = np.empty((n_resamples, units.shape[1]))
+    rows = max(1, _CHUNK // n)
+    for start in range(0, n_resamples, rows):
+        r = min(rows, n_resamples - start)
+        draws = rng.integers(0, n, size=(r, n))
+        draws += (np.arange(r) * n)[:, None]
+        counts = np.bincount(draws.ravel(), minlength=r * n).reshape(r, n)
+        out[start : start + r] = counts @ units
+    return out
 
 
 def _check_level(level: float) -> float:
@@ -145,7 +186,8 @@ def bootstrap_ci(
     ``clusters`` (one label per pair) switches from resampling pairs to resampling whole
     clusters. Returns ``{"statistic", "estimate", "low", "high", "se", "level",
     "n_resamples", "n_units"}``; resamples where the statistic is undefined (a constant
-    Pearson side) are left out of the quantiles.
+    Pearson side) are left out of the quantiles. :func:`bootstrap_cis` gives several
+    statistics on the same resamples.
 
     Examples
     --------
@@ -155,24 +197,64 @@ def bootstrap_ci(
     >>> ci["estimate"], ci["low"] <= ci["estimate"] <= ci["high"]
     (0.5, True)
     """
+    return bootstrap_cis(
+        model_delta,
+        human_delta,
+        statistics=[(statistic, delta)],
+        rng=rng,
+        n_resamples=n_resamples,
+        clusters=clusters,
+        level=level,
+    )[0]
+
+
+def bootstrap_cis(
+    model_delta: ArrayLike,
+    human_delta: ArrayLike | None = None,
+    *,
+    statistics: Sequence[tuple[str, float | None]],
+    rng: np.random.Generator,
+    n_resamples: int = 2000,
+    clusters: Sequence[str] | None = None,
+    level: float = 0.95,
+) -> list[dict[str, float | int | None]]:
+    """:func:`bootstrap_ci` of each ``(statistic, delta)`` of ``statistics``, all on the same
+    resamples (drawn once: :func:`resampled_sums`).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cis = bootstrap_cis([1.0, 0.2, -0.3, 0.8], [1.1, 0.9, 0.5, 0.7],
+    ...                     statistics=[("blimp", None), ("adc", 0.5)], rng=rng, n_resamples=200)
+    >>> [(c["statistic"], c["estimate"]) for c in cis]
+    [('blimp', 0.75), ('adc', 0.5)]
+    """
     level = _check_level(level)
     m, h, c = _prepare(model_delta, human_delta, clusters)
-    cols, finish = _components(statistic, m, h, delta)
-    units = _units(cols, c)
-    estimate = float(finish(cols.sum(axis=0)))
-    samples = finish(_draw(rng, units.shape[0], n_resamples) @ units)
-    lo, hi = _interval(samples, level)
-    ok = samples[np.isfinite(samples)]
-    return {
-        "statistic": statistic,
-        "estimate": estimate if math.isfinite(estimate) else None,
-        "low": lo,
-        "high": hi,
-        "se": float(ok.std(ddof=1)) if ok.size > 1 else None,
-        "level": level,
-        "n_resamples": int(n_resamples),
-        "n_units": int(units.shape[0]),
-    }
+    parts = [_components(stat, m, h, delta) for stat, delta in statistics]
+    units = np.column_stack([_units(cols, c) for cols, _ in parts])
+    sums = resampled_sums(units, rng, n_resamples)
+    out, at = [], 0
+    for (stat, _), (cols, finish) in zip(statistics, parts, strict=True):
+        k = cols.shape[1]
+        estimate = float(finish(cols.sum(axis=0)))
+        samples = finish(sums[:, at : at + k])
+        at += k
+        lo, hi = _interval(samples, level)
+        ok = samples[np.isfinite(samples)]
+        out.append(
+            {
+                "statistic": stat,
+                "estimate": estimate if math.isfinite(estimate) else None,
+                "low": lo,
+                "high": hi,
+                "se": float(ok.std(ddof=1)) if ok.size > 1 else None,
+                "level": level,
+                "n_resamples": int(n_resamples),
+                "n_units": int(units.shape[0]),
+            }
+        )
+    return out
 
 
 def paired_comparison(
@@ -223,8 +305,9 @@ def paired_comparison(
     a = float(finish(cols_a.sum(axis=0)))
     b = float(finish(cols_b.sum(axis=0)))
     d = a - b
-    counts = _draw(rng, ua.shape[0], n_resamples)
-    diffs = finish(counts @ ua) - finish(counts @ ub)
+    sums = resampled_sums(np.column_stack([ua, ub]), rng, n_resamples)
+    k = ua.shape[1]
+    diffs = finish(sums[:, :k]) - finish(sums[:, k:])
     ok = diffs[np.isfinite(diffs)]
     lo, hi = _interval(diffs, level)
     p = float((1 + np.sum(np.abs(ok - d) >= abs(d) - 1e-12)) / (1 + ok.size)) if ok.size else None
@@ -304,10 +387,7 @@ def stratified_ci(
             f"every stratum needs at least 1 unit (stratum {int(np.argmin(sizes))} has 0)"
         )
     estimate = float(_count_statistic(statistic, c))
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"'rng' must be a numpy.random.Generator (got {type(rng).__name__})")
-    if n_resamples < 1:
-        raise ValueError(f"'n_resamples' must be >= 1 (got {n_resamples})")
+    _check_rng(rng, n_resamples)
     drawn = rng.multinomial(
         sizes.astype(np.int64), c / sizes[:, None], size=(n_resamples, c.shape[0])
     )

@@ -134,20 +134,23 @@ def thesis_pair_table(dir: str | os.PathLike | None = None) -> PairTable:
 def li_adger_pairs(load: Callable[[str], Any] | None = None) -> PairTable:
     """The LI-Adger dataset's evaluable pairs (the 2,365 not discarded) as a :class:`PairTable`.
 
-    ``load`` maps a config name (``"sentences"``, ``"pairs"``) to that config's rows (a
-    ``datasets.Dataset``); default :func:`li_adger.load`, the package's committed build. The
-    app passes one that reads the published copy on the Hub.
+        ``load`` maps a config name (``"sentences"``, ``"pairs"``) to that config's rows (a
+        ``datasets.Dataset`` or a dict of columns); default the package's committed build, read
+    directly (:func:`li_adger.loader.load_table`). The
+        app passes one that reads the published copy on the Hub.
 
-    Examples
-    --------
-    >>> t = li_adger_pairs()
-    >>> len(t), len(t.judgements), sorted(set(t.source))
-    (2365, 4178, ['Adger', 'LI'])
+        Examples
+        --------
+        >>> t = li_adger_pairs()
+        >>> len(t), len(t.judgements), sorted(set(t.source))
+        (2365, 4178, ['Adger', 'LI'])
     """
     if load is None:
-        import li_adger
+        from li_adger.loader import load_table
 
-        load = li_adger.load
+        def load(config: str) -> dict[str, list]:
+            return load_table(config).to_pydict()
+
     sentences = load("sentences")
     pairs = load("pairs")
     if hasattr(sentences, "keys") and "test" in sentences:

@@ -217,3 +217,22 @@ def test_cli_table_and_plot(inputs, capsys, tmp_path):
         "human split-half (LI only)" in text and "Adger" in text and "contact Jon Sprouse" in text
     )
     assert plot.stat().st_size > 0
+
+
+def test_the_cached_ceiling_row_is_the_computed_one_and_a_damaged_entry_is_recomputed(tmp_path):
+    from metric_adc.ceiling_cache import cached_row
+
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return rows.ceiling_row(C.compute_ceiling(n_splits=4, tasks=False, deltas=[0.5, 1.0]))
+
+    kwargs = {"n_splits": 4, "seed": 0, "deltas": [0.5, 1.0], "folder": tmp_path}
+    first = cached_row(compute, **kwargs)
+    assert cached_row(compute, **kwargs) == first and len(calls) == 1
+    (entry,) = tmp_path.glob("ceiling-*.json")
+    entry.write_text('{"key": "')  # damaged: recomputed and replaced, never trusted
+    assert cached_row(compute, **kwargs) == first and len(calls) == 2
+    cached_row(compute, **{**kwargs, "seed": 1})  # another key: not the cached entry
+    assert len(calls) == 3

@@ -53,8 +53,10 @@ def read(paths: Mapping[str, Path]) -> Items:
     if not is_built():
         # the folder with the layout of shared/data that holds the verified sources
         li_adger.build(source=Path(paths[FILES[0]]).parents[1])
-    sentences = li_adger.load("sentences").to_pandas()
-    pairs = li_adger.load("pairs").to_pandas()
+    from li_adger.loader import load_table
+
+    sentences = load_table("sentences").to_pandas()
+    pairs = load_table("pairs").to_pandas()
     pairs = pairs[~pairs["discarded"]].reset_index(drop=True)
     units = pd.DataFrame({"id": sentences["id"], "sentence": sentences["sentence"]})
     comparisons = pd.DataFrame(
