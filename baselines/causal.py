@@ -56,7 +56,15 @@ from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.linking import check_linking_name
 
-__all__ = ["CAUSAL_VARIANTS", "CONVENTIONS", "CausalLMScorer", "resolve_context_token"]
+__all__ = [
+    "CAUSAL_VARIANTS",
+    "CONVENTIONS",
+    "HEAD_ROWS",
+    "PLAIN_HEADS",
+    "CausalLMScorer",
+    "plain_head",
+    "resolve_context_token",
+]
 
 CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
 CONVENTIONS: tuple[str, ...] = ("default", "harness")
@@ -95,6 +103,33 @@ def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[
             f"(bos_token={tokenizer.bos_token!r}, eos_token={tokenizer.eos_token!r})"
         )
     return context_token, int(tokenizer.convert_tokens_to_ids(context_token))
+
+
+HEAD_ROWS = 1024
+"""Positions sent through the output layer at a time (``1024 × vocabulary`` float32 logits)."""
+
+PLAIN_HEADS: frozenset[str] = frozenset(
+    {"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "GPT2LMHeadModel",
+     "GPTNeoXForCausalLM", "OPTForCausalLM", "PhiForCausalLM", "Phi3ForCausalLM"}
+)  # fmt: skip
+"""Causal LMs whose logits are their output layer applied to the decoder's last hidden
+state, nothing else (no logit scaling or soft-capping): their scorer runs the output layer on
+the scored positions only (:func:`plain_head`). Other models go through ``model(...).logits``."""
+
+
+def plain_head(model: Any) -> tuple[Any, Any] | None:
+    """``(decoder, output layer)`` of a model in :data:`PLAIN_HEADS`, else ``None``.
+
+    Examples
+    --------
+    >>> plain_head(object()) is None
+    True
+    """
+    if type(model).__name__ not in PLAIN_HEADS:
+        return None
+    base = getattr(model, getattr(model, "base_model_prefix", ""), None)
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    return None if base is None or head is None else (base, head)
 
 
 class CausalLMScorer:
@@ -249,6 +284,7 @@ class CausalLMScorer:
         self.max_length = max_sequence_length(model.config, tokenizer)
         self._extra = dict(extra_metadata or {})
         self._candidates = TokenCandidates(tokenizer)
+        self._head = plain_head(model)
 
     # -- encoding: text → token ids and where the scored tokens start -------------------------
 
@@ -353,6 +389,14 @@ class CausalLMScorer:
                     ids[row, : len(encoded[i])] = torch.tensor(encoded[i])
                     mask[row, : len(encoded[i])] = 1
                 ids, mask = ids.to(device), mask.to(device)
+                if starts is None and self._head is not None:
+                    lp = self._packed_logprobs(ids, mask).cpu()
+                    at = 0
+                    for i in batch:
+                        n = len(encoded[i]) - 1
+                        out[i] = lp[at : at + n].tolist()
+                        at += n
+                    continue
                 logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
                 targets = ids[:, 1:]
                 norm = torch.logsumexp(logits, dim=-1)
@@ -364,6 +408,24 @@ class CausalLMScorer:
                     if starts is not None:
                         rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
         return out, rows
+
+    def _packed_logprobs(self, ids: Any, mask: Any) -> Any:
+        """Log-probabilities of every real (non-padding) token after the first of each row,
+        row after row: the decoder runs on the padded batch, the output layer only on the
+        positions that predict a real token, :data:`HEAD_ROWS` at a time — no vocabulary-wide
+        logits for padding, and memory bounded whatever the batch."""
+        import torch
+
+        base, head = self._head
+        hidden = base(input_ids=ids, attention_mask=mask).last_hidden_state[:, :-1]
+        real = mask[:, 1:].bool()
+        hidden, targets = hidden[real], ids[:, 1:][real]
+        out = torch.empty(targets.shape[0], dtype=torch.float32, device=hidden.device)
+        for at in range(0, targets.shape[0], HEAD_ROWS):
+            logits = head(hidden[at : at + HEAD_ROWS]).float()
+            picked = logits.gather(-1, targets[at : at + HEAD_ROWS, None]).squeeze(-1)
+            out[at : at + HEAD_ROWS] = picked - torch.logsumexp(logits, dim=-1)
+        return out
 
     # -- public API ----------------------------------------------------------------------------
 

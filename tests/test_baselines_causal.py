@@ -182,3 +182,21 @@ def test_smollm2_end_to_end(tmp_path):
     assert (harness.context_token, harness.metadata()["convention"]) == ("<|im_start|>", "harness")
     spaced = [" " + s for s in sentences]
     assert harness.score(sentences) == pytest.approx(chat.score(spaced), abs=1e-3)
+
+
+@pytest.mark.parametrize("arch", ["llama", "gpt2"])
+def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(arch, tmp_path):
+    """The packed path (decoder on the padded batch, output layer on the real positions in
+    chunks) against ``model(...).logits`` on the same model, with padding in every batch."""
+    from baselines.causal import CausalLMScorer
+
+    folder = save_tiny_causal_lm(tmp_path / arch, arch)
+    sentences = ["The keys are lost.", "The keys to the cabinet is lost on the table.", "Kim?"]
+    packed = CausalLMScorer(folder, device="cpu", batch_size=3)
+    assert packed._head is not None
+    full = CausalLMScorer(folder, device="cpu", batch_size=3)
+    full._head = None
+    a, b = packed.token_logprobs(sentences), full.token_logprobs(sentences)
+    for x, y in zip(a, b, strict=True):
+        assert x.tokens == y.tokens
+        assert x.logprobs == pytest.approx(y.logprobs, abs=1e-5)

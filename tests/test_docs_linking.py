@@ -53,10 +53,10 @@ def test_smollm2_figures_agree_with_the_readme():
     block = README[README.index("<!-- results:start -->") : README.index("<!-- results:end -->")]
     readme, doc = _rows(block), _rows(DOC)
     for name in ("logprob", "slor", "fitted"):
-        assert doc[f"smollm2 ({name})"] == readme[f"smollm2 ({name})"], name
+        assert doc[f"smollm2 ({name}, default)"] == readme[f"smollm2 ({name}, default)"], name
     # the per-fold β, γ of the docs' table and of the README row's note
     folds = [(float(doc[str(k)][3]), float(doc[str(k)][4])) for k in range(DEFAULT_FOLDS)]
-    note = re.search(r"smollm2 \(fitted\): .*β/γ per fold: (.*)", block)
+    note = re.search(r"smollm2 \(fitted, default\): .*β/γ per fold: (.*)", block)
     assert note, "the README has no note for smollm2 (fitted)"
     shown = [tuple(map(float, f.split("/"))) for f in note.group(1).split(", ")]
     assert len(shown) == DEFAULT_FOLDS

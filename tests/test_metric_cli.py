@@ -186,7 +186,9 @@ def _check_results_block(text: str, capsys) -> int:
         f"per scores file of its command ({files}), or one per linking function ({linking})"
     )
     for name in linking:
-        assert any(m.endswith(f"({name})") for m in readme_rows), f"no README row for {name!r}"
+        assert any(re.search(rf"\({name}[,)]", m) for m in readme_rows), (
+            f"no README row for {name!r}"
+        )
     here = [REPO / f for f in files]
     if files and all(p.is_file() for p in here):
         # the long runs are present (results/ is git-ignored): every row is recomputed
