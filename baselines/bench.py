@@ -186,6 +186,9 @@ def run_bench(args: argparse.Namespace) -> int:
             long_cap_bytes=int(args.long_cap_gib * 2**30),
             progress=not args.no_progress,
         )
+        from baselines.bench_report_time import time_report
+
+        result["report"] = time_report(work, rounds=args.rounds)
         result["wall_seconds"] = time.perf_counter() - start
     finally:
         if not args.work_dir:

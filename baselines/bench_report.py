@@ -140,19 +140,46 @@ def _long_lines(long: dict[str, Any]) -> list[str]:
     ]
 
 
+TARGETS = {"pll_share_of_limit": 0.80, "causal_speedup": 2.0, "report_seconds": 2.0}
+"""The targets the last line reads each ratio against (docs/speed.md, "Targets")."""
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
 def format_ratio_line(result: dict[str, Any]) -> str:
-    """The single last line: speed ratios, score agreement and the long-sentence memory."""
+    """The single last line: each ratio beside its target (:data:`TARGETS`), score agreement
+    and the long-sentence memory."""
     pll = result["pll"]
     limit = f"limit {pll['limit_speedup']:.2f}x; " if "limit_speedup" in pll else ""
     parts = [f"PLL speed {pll['speedup']:.2f}x minicons ({limit}max |Δ| {pll['max_abs_diff']:.1e})"]
-    if pll.get("ours", {}).get("fraction_of_matmul") is not None:
-        parts[0] += f", {100 * pll['ours']['fraction_of_matmul']:.0f}% of matmul FLOP/s"
+    if pll.get("limit_speedup"):
+        share = pll["speedup"] / pll["limit_speedup"]
+        goal = TARGETS["pll_share_of_limit"]
+        parts[0] += (
+            f", {100 * share:.0f}% of the limit (target ≥ {100 * goal:.0f}%: {_met(share >= goal)})"
+        )
     causal = result["causal"]
-    parts.append(
-        "causal skipped"
-        if causal is None
-        else f"causal speed {causal['speedup']:.2f}x minicons (max |Δ| {causal['max_abs_diff']:.1e})"
-    )
+    if causal is None:
+        parts.append("causal skipped")
+    else:
+        goal = TARGETS["causal_speedup"]
+        ours, theirs = causal["ours"].get("peak_bytes"), causal["minicons"].get("peak_bytes")
+        memory = ""
+        if ours is not None and theirs is not None:
+            memory = f", peak {_mib(ours)} vs {_mib(theirs)} (target ≤: {_met(ours <= theirs)})"
+        parts.append(
+            f"causal speed {causal['speedup']:.2f}x minicons (target ≥ {goal:.0f}x: "
+            f"{_met(causal['speedup'] >= goal)}; max |Δ| {causal['max_abs_diff']:.1e}){memory}"
+        )
+    report = result.get("report")
+    if report is not None:
+        goal = TARGETS["report_seconds"]
+        parts.append(
+            f"report {report['seconds']:.2f} s warm (target ≤ {goal:.0f} s: "
+            f"{_met(report['seconds'] <= goal)})"
+        )
     long = result["long"]
     if long is None:
         parts.append("long sentence skipped")

@@ -226,8 +226,9 @@ def test_figures_and_report_on_fixed_measurements(tiny_mlm, tmp_path):
 
     report = format_report(result).splitlines()
     assert report[-1] == (
-        "ratios: PLL speed 3.00x minicons (limit 12.00x; max |Δ| 2.0e-05), 25% of matmul FLOP/s"
-        " | causal speed 2.00x minicons (max |Δ| 0.0e+00)"
+        "ratios: PLL speed 3.00x minicons (limit 12.00x; max |Δ| 2.0e-05), 25% of the limit"
+        " (target ≥ 80%: NOT met)"
+        " | causal speed 2.00x minicons (target ≥ 2x: met; max |Δ| 0.0e+00), peak 1 MiB vs 2 MiB (target ≤: met)"
         " | long sentence memory 1 MiB (within budget; minicons failed under 1 GiB)"
     )
     assert (
