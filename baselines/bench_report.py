@@ -69,7 +69,7 @@ def format_report(result: dict[str, Any]) -> str:
     ...              "minicons_batch_size": 1, "ours_padding_fraction": 0.0},
     ...      "causal": None, "long": None}
     >>> print(format_report(r).splitlines()[-1])
-    ratios: PLL speed 1.00x minicons (limit 100.00x; max |Δ| 0.0e+00), 1% of matmul FLOP/s | ...
+    ratios: PLL speed 1.00x minicons (limit 100.00x; max |Δ| 0.0e+00), 1% of the limit (target ≥ 80%: NOT met) | ...
     >>> print(next(line for line in format_report(r).splitlines() if "limit:" in line))
       limit: every useful FLOP at the matmul rate would take 0.02 s; minicons takes 100.00x that
     """
