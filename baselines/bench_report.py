@@ -7,7 +7,7 @@ Examples
 --------
 >>> format_ratio_line({"pll": {"speedup": 2.5, "max_abs_diff": 3e-6, "limit_speedup": 4.0},
 ...                    "causal": None, "long": None})
-'ratios: PLL speed 2.50x minicons (limit 4.00x; max |Δ| 3.0e-06) | causal skipped | long sentence skipped'
+'ratios: PLL speed 2.50x minicons (limit 4.00x; max |Δ| 3.0e-06), 62% of the limit (target ≥ 80%: NOT met) | causal skipped | long sentence skipped'
 """
 
 from __future__ import annotations
