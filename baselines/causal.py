@@ -105,8 +105,8 @@ def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[
     return context_token, int(tokenizer.convert_tokens_to_ids(context_token))
 
 
-HEAD_ROWS = 1024
-"""Positions sent through the output layer at a time (``1024 × vocabulary`` float32 logits)."""
+HEAD_ROWS = 256
+"""Positions sent through the output layer at a time (``256 × vocabulary`` float32 logits)."""
 
 PLAIN_HEADS: frozenset[str] = frozenset(
     {"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "GPT2LMHeadModel",

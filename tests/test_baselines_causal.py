@@ -185,10 +185,16 @@ def test_smollm2_end_to_end(tmp_path):
 
 
 @pytest.mark.parametrize("arch", ["llama", "gpt2"])
-def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(arch, tmp_path):
+def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
+    arch, tmp_path, monkeypatch
+):
     """The packed path (decoder on the padded batch, output layer on the real positions in
-    chunks) against ``model(...).logits`` on the same model, with padding in every batch."""
+    chunks) against ``model(...).logits`` on the same model, with padding in every batch and
+    chunks that end inside a sentence."""
+    from baselines import causal
     from baselines.causal import CausalLMScorer
+
+    monkeypatch.setattr(causal, "HEAD_ROWS", 5)
 
     folder = save_tiny_causal_lm(tmp_path / arch, arch)
     sentences = ["The keys are lost.", "The keys to the cabinet is lost on the table.", "Kim?"]
