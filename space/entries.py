@@ -181,18 +181,24 @@ def entry_from_scores(
 
 
 def model_name(sf: ScoresFile, fallback: str) -> str:
-    """A display name for a scores file: its ``model`` (and ``variant``) metadata, else ``fallback``.
+    """A display name for a scores file: the reports' row label of its metadata (model,
+    variant, convention: :func:`metric_adc.rows.row_label`), else ``fallback``.
 
     Examples
     --------
     >>> model_name(ScoresFile({"model": "gpt2", "variant": "slor"}, [], np.array([])), "f")
     'gpt2 (slor)'
+    >>> meta = {"model": "smollm2", "variant": "logprob", "convention": "default"}
+    >>> model_name(ScoresFile(meta, [], np.array([])), "f")
+    'smollm2 (logprob, default)'
     >>> model_name(ScoresFile({}, [], np.array([])), "my_scores")
     'my_scores'
     """
-    base = str(sf.metadata.get("model") or "").strip() or fallback
-    variant = str(sf.metadata.get("variant") or "").strip()
-    return f"{base} ({variant})" if variant and variant not in base else base
+    from metric_adc.rows import row_label
+
+    if not str(sf.metadata.get("model") or "").strip():
+        return fallback
+    return row_label(sf.metadata)
 
 
 def unique_name(name: str, taken: Collection[str]) -> str:

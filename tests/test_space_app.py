@@ -335,7 +335,7 @@ def test_api_benchmark_leaderboards_come_from_the_shipped_results(client):
     assert "human" not in blimp.index
     npi = _frame(client.predict(api_name="/npi_leaderboard"))
     # the shipped offline models, ranked: SmolLM2 0.765, the trigram 0.571 (README family table)
-    assert list(npi["Model"]) == ["smollm2 (logprob)", "trigram (slor)"]
+    assert list(npi["Model"]) == ["smollm2 (logprob, default)", "trigram (slor)"]
     assert "ONLY (only)" in npi.columns
 
 
