@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["int_at_least", "output_path", "positive_number"]
+__all__ = ["int_at_least", "output_path", "positive_number", "run_command"]
 
 
 def int_at_least(low: int) -> Callable[[str], int]:
@@ -123,3 +123,28 @@ def output_path(*, folder: bool) -> Callable[[str], str]:
 
     parse.__name__ = "folder" if folder else "file path"
     return parse
+
+
+def run_command(main: Callable[[], int | None]) -> int:
+    """Run a command's ``main`` for ``python -m``: its exit status, and when its reader stops
+    early (``python -m metric_adc report FILE | head``) a quiet exit instead of a
+    ``BrokenPipeError`` traceback.
+
+    Examples
+    --------
+    >>> run_command(lambda: 0)
+    0
+    """
+    import os
+    import sys
+
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone: point stdout at devnull so that the interpreter's own flush at
+        # exit does not raise again (the recipe of the Python docs, "Note on SIGPIPE")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return 0 if status is None else int(status)

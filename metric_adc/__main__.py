@@ -496,4 +496,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from li_adger.cli_args import run_command
+
+    sys.exit(run_command(main))

@@ -287,3 +287,23 @@ def test_phenomenon_plot_stays_compact_for_many_phenomena(tmp_path):
     h_few, h_many = Image.open(few).size[1], Image.open(many).size[1]
     # 2 × 15 phenomena and a separator are drawn, not 230
     assert h_many < 1000 and h_many < 8 * h_few
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """A command whose reader is gone (``python -m metric_adc … | head``) exits with status 1
+    and no traceback (``li_adger.cli_args.run_command``, the entry point of every command)."""
+    code = (
+        "import sys\n"
+        "from li_adger.cli_args import run_command\n"
+        "def main():\n"
+        "    print('| model |', flush=True)\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "sys.exit(run_command(main))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 1 and done.stdout == "| model |\n"
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
+    for package in ("li_adger", "baselines", "metric_adc", "space"):
+        main = (REPO / package / "__main__.py").read_text(encoding="utf-8")
+        assert main.rstrip().endswith("sys.exit(run_command(main))"), package
