@@ -8,7 +8,7 @@ Usage::
                               [--device auto|cpu|cuda] [--batch-size N] [--limit N]
                               [--variant V] [--unigram wordfreq|trigram]
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
-                              [--revision REV] [--threads N]
+                              [--revision REV] [--runtime torch|onnx] [--threads N]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -140,6 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
         "branch); the commit loaded is recorded in the scores file",
     )
     score.add_argument(
+        "--runtime",
+        choices=("torch", "onnx"),
+        help="masked LMs only: where the encoder runs, PyTorch (default) or ONNX Runtime on "
+        "the CPU in fp32 (the onnx extra; exported on first use and cached)",
+    )
+    score.add_argument(
         "--fresh", action="store_true", help="ignore cached scores from an earlier run"
     )
     score.add_argument(
@@ -209,6 +215,7 @@ def _score(args: argparse.Namespace) -> int:
         unigram=args.unigram,
         convention=args.convention,
         revision=args.revision,
+        runtime=args.runtime,
         progress=False,
     )
     default = default_batch_size(args.model, resolve_kind(args.model, args.kind))

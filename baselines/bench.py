@@ -73,6 +73,12 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="our PLL token budget (default: the device's, 512 on a CPU, 4096 on a GPU)",
     )
     p.add_argument(
+        "--runtime",
+        choices=("torch", "onnx"),
+        default="torch",
+        help="where our PLL's encoder runs: PyTorch (default) or ONNX Runtime (the onnx extra)",
+    )
+    p.add_argument(
         "--minicons-batch-size",
         type=int,
         default=1,
@@ -178,6 +184,7 @@ def run_bench(args: argparse.Namespace) -> int:
             device=args.device,
             precision=args.precision,
             token_budget=args.token_budget,
+            pll_runtime=args.runtime,
             minicons_batch_size=args.minicons_batch_size,
             causal_batch_size=args.causal_batch_size,
             warmup=args.warmup,

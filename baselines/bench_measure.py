@@ -95,6 +95,7 @@ def _build(request: dict[str, Any]) -> Score:
             token_budget=int(request["token_budget"]),
             precision=precision,
             progress=False,
+            runtime=request.get("runtime", "torch"),
         )
         return scorer.score
     if tool == "minicons-mlm":

@@ -105,7 +105,8 @@ def _pll_lines(result: dict[str, Any]) -> list[str]:
         "",
         f"PLL, original, sum: BertForMaskedLM {pll['model']['parameters'] / 1e6:,.1f}M parameters "
         f"(random weights), {result['n_sentences']} LI-Adger sentences, {pll['masked_tokens']:,} "
-        f"masked tokens; ours token_budget={pll['token_budget']}, minicons "
+        f"masked tokens; ours token_budget={pll['token_budget']} "
+        f"({pll.get('runtime', 'torch')} runtime), minicons "
         f"{pll['minicons_batch_size']} sentence(s) per call",
         *_table(pll),
         f"  our passes are {100 * pll['ours_padding_fraction']:.1f}% padding",

@@ -175,6 +175,7 @@ def _pll(
     tokenizer: Any,
     token_budget: int,
     precision: str,
+    runtime: str,
     minicons_batch_size: int,
     warmup: int,
 ) -> _Comparison:
@@ -182,7 +183,13 @@ def _pll(
     common = {"model": model, "sentences": sentences, "warmup": sentences[:warmup]}
     ours, theirs = session.best_of_rounds(
         "PLL",
-        {"tool": "ours-mlm", "token_budget": token_budget, "precision": precision, **common},
+        {
+            "tool": "ours-mlm",
+            "token_budget": token_budget,
+            "precision": precision,
+            "runtime": runtime,
+            **common,
+        },
         {"tool": "minicons-mlm", "batch_size": minicons_batch_size, **common},
     )
     section = {
@@ -190,6 +197,7 @@ def _pll(
         "masked_tokens": sum(n - 2 for n in lengths),
         "ours_padding_fraction": padding_fraction(lengths, token_budget),
         "token_budget": token_budget,
+        "runtime": runtime,
         "minicons_batch_size": minicons_batch_size,
     }
     return _Comparison(section, ours, theirs, pll_flops(spec_from_config(config), lengths))
@@ -288,6 +296,7 @@ def run_benchmarks(
     device: str = "cpu",
     precision: str = "fp32",
     token_budget: int | None = None,
+    pll_runtime: str = "torch",
     minicons_batch_size: int = 1,
     causal_batch_size: int = 64,
     warmup: int = 4,
@@ -306,7 +315,8 @@ def run_benchmarks(
     ``causal_context_token``; ``long_text`` the long sentence (``None`` skips it). Everything
     runs on ``device`` (``"auto"``, ``"cpu"`` or ``"cuda[:N]"``), our scorers in
     ``precision``; ``token_budget`` defaults to the device's
-    (:func:`baselines.mlm.default_token_budget`). ``minicons_batch_size`` is the number of
+    (:func:`baselines.mlm.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
+    runs (:data:`baselines.mlm_onnx.RUNTIMES`). ``minicons_batch_size`` is the number of
     sentences per minicons PLL call (all their masked copies go in one forward pass);
     ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
     memory the minicons long-sentence run may add. ``measure`` runs one measurement and
@@ -366,6 +376,7 @@ def run_benchmarks(
             tokenizer=mlm_tokenizer,
             token_budget=token_budget,
             precision=precision,
+            runtime=pll_runtime,
             minicons_batch_size=minicons_batch_size,
             warmup=warmup,
         )

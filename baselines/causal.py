@@ -55,6 +55,7 @@ from baselines.cloze import TokenCandidates
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.linking import check_linking_name
+from baselines.packing import PACK_WIDTH, Packing, pack, row_positions
 
 __all__ = [
     "CAUSAL_VARIANTS",
@@ -62,6 +63,7 @@ __all__ = [
     "HEAD_ROWS",
     "PLAIN_HEADS",
     "CausalLMScorer",
+    "packing_isolates",
     "plain_head",
     "resolve_context_token",
 ]
@@ -130,6 +132,57 @@ def plain_head(model: Any) -> tuple[Any, Any] | None:
     base = getattr(model, getattr(model, "base_model_prefix", ""), None)
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     return None if base is None or head is None else (base, head)
+
+
+def packing_isolates(decoder: Any) -> bool:
+    """Whether ``decoder`` (a model's base, see :func:`plain_head`) reads a row packed with
+    several sequences as separate sequences when given position ids that restart at 0 and no
+    attention mask (see :mod:`baselines.packing`): two short sequences packed in one row must
+    get the hidden states each gets alone, to 1e-4 of their scale in float32 (2e-2 in lower
+    precisions). Checked on the loaded model itself, so a model or library version that reads
+    the row as one sequence falls back to padded batches instead of scoring wrongly.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from transformers import LlamaConfig, LlamaModel, OPTConfig, OPTModel
+    >>> _ = torch.manual_seed(0)
+    >>> llama = LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32,
+    ...                     num_hidden_layers=1, num_attention_heads=2)
+    >>> packing_isolates(LlamaModel(llama).eval())
+    True
+
+    OPT computes its positions from the attention mask, not from position ids:
+
+    >>> opt = OPTConfig(vocab_size=32, hidden_size=16, ffn_dim=32, num_hidden_layers=1,
+    ...                 num_attention_heads=2, word_embed_proj_dim=16)
+    >>> packing_isolates(OPTModel(opt).eval())
+    False
+    """
+    import torch
+
+    parameter = next(decoder.parameters())
+    vocab = int(decoder.get_input_embeddings().num_embeddings)
+    first = [(1 + 37 * k) % vocab for k in range(3)]
+    second = [(2 + 53 * k) % vocab for k in range(2)]
+    row = torch.tensor([first + second + first[:1]], device=parameter.device)
+    positions = torch.tensor([[0, 1, 2, 0, 1, 0]], device=parameter.device)
+    tolerance = 1e-4 if parameter.dtype == torch.float32 else 2e-2
+    try:
+        with torch.inference_mode():
+            alone = [
+                decoder(input_ids=torch.tensor([ids], device=parameter.device), use_cache=False)
+                .last_hidden_state[0]
+                .float()
+                for ids in (first, second)
+            ]
+            packed = decoder(input_ids=row, position_ids=positions, use_cache=False)
+            packed = packed.last_hidden_state[0].float()
+    except (TypeError, ValueError):  # a decoder without position ids or this input format
+        return False
+    expected = torch.cat(alone)
+    scale = 1.0 + float(expected.abs().max())
+    return bool((packed[:5] - expected).abs().max() <= tolerance * scale)
 
 
 class CausalLMScorer:
@@ -285,6 +338,7 @@ class CausalLMScorer:
         self._extra = dict(extra_metadata or {})
         self._candidates = TokenCandidates(tokenizer)
         self._head = plain_head(model)
+        self._packs = self._head is not None and packing_isolates(self._head[0])
 
     # -- encoding: text → token ids and where the scored tokens start -------------------------
 
@@ -382,6 +436,14 @@ class CausalLMScorer:
         with torch.inference_mode():
             for start in range(0, len(order), self.batch_size):
                 batch = order[start : start + self.batch_size]
+                if starts is None and self._head is not None:
+                    lp = self._head_logprobs([encoded[i] for i in batch], device).cpu()
+                    at = 0
+                    for i in batch:
+                        n = len(encoded[i]) - 1
+                        out[i] = lp[at : at + n].tolist()
+                        at += n
+                    continue
                 width = len(encoded[batch[0]])
                 ids = torch.full((len(batch), width), self.context_token_id, dtype=torch.long)
                 mask = torch.zeros((len(batch), width), dtype=torch.long)
@@ -389,14 +451,6 @@ class CausalLMScorer:
                     ids[row, : len(encoded[i])] = torch.tensor(encoded[i])
                     mask[row, : len(encoded[i])] = 1
                 ids, mask = ids.to(device), mask.to(device)
-                if starts is None and self._head is not None:
-                    lp = self._packed_logprobs(ids, mask).cpu()
-                    at = 0
-                    for i in batch:
-                        n = len(encoded[i]) - 1
-                        out[i] = lp[at : at + n].tolist()
-                        at += n
-                    continue
                 logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
                 targets = ids[:, 1:]
                 norm = torch.logsumexp(logits, dim=-1)
@@ -409,17 +463,40 @@ class CausalLMScorer:
                         rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
         return out, rows
 
-    def _packed_logprobs(self, ids: Any, mask: Any) -> Any:
-        """Log-probabilities of every real (non-padding) token after the first of each row,
-        row after row: the decoder runs on the padded batch, the output layer only on the
-        positions that predict a real token, :data:`HEAD_ROWS` at a time — no vocabulary-wide
-        logits for padding, and memory bounded whatever the batch."""
+    def _head_logprobs(self, batch: Sequence[list[int]], device: Any) -> Any:
+        """Log-probabilities of every token after the first of each id list, concatenated in
+        order. The decoder runs on the batch packed into rows (:mod:`baselines.packing`) when
+        the model keeps packed sequences apart (:func:`packing_isolates`), else on the batch
+        right-padded with an attention mask; the output layer runs only on the positions that
+        predict a real token, :data:`HEAD_ROWS` at a time — no vocabulary-wide logits for
+        padding, and memory bounded whatever the batch."""
         import torch
 
         base, head = self._head
-        hidden = base(input_ids=ids, attention_mask=mask).last_hidden_state[:, :-1]
-        real = mask[:, 1:].bool()
-        hidden, targets = hidden[real], ids[:, 1:][real]
+        lengths = [len(ids) for ids in batch]
+        if self._packs:
+            limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
+            layout = pack(lengths, width=max(limit, *lengths))
+            positions = torch.tensor(row_positions(layout, lengths))
+            inputs = {"position_ids": positions.to(device), "use_cache": False}
+        else:
+            layout = Packing(max(lengths), len(batch), tuple((row, 0) for row in range(len(batch))))
+            mask = torch.tensor([[1] * n + [0] * (layout.width - n) for n in lengths])
+            inputs = {"attention_mask": mask.to(device)}
+        ids = torch.full((layout.rows, layout.width), self.context_token_id, dtype=torch.long)
+        for (row, offset), seq in zip(layout.places, batch, strict=True):
+            ids[row, offset : offset + len(seq)] = torch.tensor(seq)
+        ids = ids.to(device)
+        hidden = base(input_ids=ids, **inputs).last_hidden_state.flatten(0, 1)
+        where = torch.tensor(
+            [
+                row * layout.width + offset + j
+                for (row, offset), n in zip(layout.places, lengths, strict=True)
+                for j in range(n - 1)
+            ],
+            device=device,
+        )
+        hidden, targets = hidden[where], ids.flatten()[where + 1]
         out = torch.empty(targets.shape[0], dtype=torch.float32, device=hidden.device)
         for at in range(0, targets.shape[0], HEAD_ROWS):
             logits = head(hidden[at : at + HEAD_ROWS]).float()

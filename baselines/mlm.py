@@ -51,7 +51,8 @@ from typing import Any
 from baselines.cloze import TokenCandidates
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
-from baselines.mlm_last_layer import hidden_at_positions, supports_scored_positions
+from baselines.mlm_last_layer import hidden_at_positions, last_layer_at, supports_scored_positions
+from baselines.mlm_onnx import OnnxFirstLayers, check_runtime
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
 
@@ -186,6 +187,9 @@ class MaskedLMScorer:
         ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
     progress:
         Show a progress bar over forward passes.
+    runtime:
+        ``"torch"`` (default) or ``"onnx"``: every encoder layer but the last in ONNX Runtime
+        (CPU, fp32, BERT-style encoders; the ``onnx`` extra), see :mod:`baselines.mlm_onnx`.
 
     Examples
     --------
@@ -220,6 +224,7 @@ class MaskedLMScorer:
         precision: str = "auto",
         revision: str | None = None,
         progress: bool = True,
+        runtime: str = "torch",
     ) -> None:
         import torch
         from transformers import AutoModelForMaskedLM, AutoTokenizer
@@ -266,6 +271,9 @@ class MaskedLMScorer:
         self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
             self.model
         )
+        check_runtime(runtime, model=self.model, device=self.device, dtype=self.dtype)
+        self.runtime = runtime
+        self._onnx = OnnxFirstLayers(self.model) if runtime == "onnx" else None
         self.max_length = max_sequence_length(self.model.config, self.tokenizer)
         self._torch = torch
         self._candidates = TokenCandidates(self.tokenizer)
@@ -335,6 +343,7 @@ class MaskedLMScorer:
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
+            "runtime": self.runtime,
             "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
             **self._revision,
             "versions": library_versions(),
@@ -444,7 +453,11 @@ class MaskedLMScorer:
                 inputs = {k: v.to(self.device) for k, v in inputs.items()}
                 rows = torch.arange(len(chunk), device=self.device)
                 positions = torch.tensor([c.position for c in chunk], device=self.device)
-                if self._last_layer_scored_only:
+                if self._onnx is not None:
+                    before = self._onnx(ids, attention, types)
+                    hidden = last_layer_at(self.model, before, attention, positions)
+                    logits = getattr(self.model, head_name)(hidden)
+                elif self._last_layer_scored_only:
                     hidden = hidden_at_positions(self.model, inputs, positions)
                     logits = getattr(self.model, head_name)(hidden)
                 elif head_name is not None:

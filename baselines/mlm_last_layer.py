@@ -41,7 +41,7 @@ from typing import Any
 import torch
 from torch.nn import functional as F
 
-__all__ = ["hidden_at_positions", "supports_scored_positions"]
+__all__ = ["encoder_layers", "hidden_at_positions", "last_layer_at", "supports_scored_positions"]
 
 # model types whose layers are post-layer-norm BERT layers (attention.self.{query,key,value},
 # attention.output, intermediate, output)
@@ -53,7 +53,8 @@ class _Reached(Exception):
     """Raised by the pre-hook to stop the forward pass at the last layer."""
 
 
-def _layers(model: Any) -> Any:
+def encoder_layers(model: Any) -> Any:
+    """The encoder's layers, in order (a ``torch.nn.ModuleList``)."""
     return model.base_model.encoder.layer
 
 
@@ -85,7 +86,7 @@ def supports_scored_positions(model: Any) -> bool:
     if getattr(config, "_attn_implementation", None) not in _ATTENTION:
         return False
     try:
-        layer = _layers(model)[-1]
+        layer = encoder_layers(model)[-1]
         attention = layer.attention.self
         needed = (attention.query, attention.key, attention.value)
         needed += (layer.attention.output, layer.intermediate, layer.output)
@@ -145,7 +146,7 @@ def hidden_at_positions(
     read in row ``i``. Only for models where
     :func:`supports_scored_positions` is true; call it under ``torch.inference_mode()``.
     """
-    layer = _layers(model)[-1]
+    layer = encoder_layers(model)[-1]
     captured: dict[str, Any] = {}
 
     def stop(_module: Any, args: tuple, kwargs: dict) -> None:
@@ -163,3 +164,13 @@ def hidden_at_positions(
     if "hidden" not in captured:
         raise RuntimeError("the model's forward pass never reached its last layer")
     return _last_layer(layer, captured["hidden"], captured["mask"], positions)
+
+
+def last_layer_at(
+    model: Any, hidden: torch.Tensor, mask: torch.Tensor | None, positions: torch.Tensor
+) -> torch.Tensor:
+    """The last layer's output at ``positions`` (one per row) from the hidden states it reads
+    (B, L, d) and the 2-D padding ``mask`` (or ``None``): what :func:`hidden_at_positions`
+    computes after the other layers, for hidden states computed elsewhere
+    (:mod:`baselines.mlm_onnx`)."""
+    return _last_layer(encoder_layers(model)[-1], hidden, mask, positions)

@@ -249,7 +249,9 @@ SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "causal": ScorerFactory(
         linked_factory(_causal, "logprob"), (*_LINKED_OPTIONS, "convention"), ("batch_size",)
     ),
-    "mlm": ScorerFactory(linked_factory(_mlm, "original"), _LINKED_OPTIONS, ("progress",)),
+    "mlm": ScorerFactory(
+        linked_factory(_mlm, "original"), (*_LINKED_OPTIONS, "runtime"), ("progress",)
+    ),
     "cola": ScorerFactory(
         _cola, ("variant", "device", "precision", "revision"), ("batch_size", "progress")
     ),
@@ -268,6 +270,7 @@ def build_scorer(
     unigram: str | None = None,
     convention: str | None = None,
     revision: str | None = None,
+    runtime: str | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
@@ -278,7 +281,8 @@ def build_scorer(
     and ``mlm`` link the model's log-probability with the words of the ``unigram`` source
     (default ``wordfreq``; :mod:`baselines.linked`); ``convention`` is the causal scorer's
     (``default`` or ``harness``, :mod:`baselines.causal`); ``revision`` is a Hugging Face model's
-    branch, tag or commit (recorded in the scores file). ``None`` options take the scorer's
+    branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
+    encoder runs (``torch`` or ``onnx``, :mod:`baselines.mlm_onnx`). ``None`` options take the scorer's
     defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.
@@ -306,6 +310,7 @@ def build_scorer(
         "unigram": unigram,
         "convention": convention,
         "revision": revision,
+        "runtime": runtime,
     }
     options = {name: value for name, value in given.items() if value is not None}
     if revision is not None and model in BUILTIN_MODELS:

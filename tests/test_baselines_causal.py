@@ -185,24 +185,30 @@ def test_smollm2_end_to_end(tmp_path):
 
 
 @pytest.mark.parametrize("arch", ["llama", "gpt2"])
+@pytest.mark.parametrize("packs", [True, False], ids=["packed rows", "padded rows"])
 def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
-    arch, tmp_path, monkeypatch
+    arch, packs, tmp_path, monkeypatch
 ):
-    """The packed path (decoder on the padded batch, output layer on the real positions in
-    chunks) against ``model(...).logits`` on the same model, with padding in every batch and
-    chunks that end inside a sentence."""
+    """The fast path (decoder on packed or padded rows, output layer on the real positions in
+    chunks) against ``model(...).logits`` on the same model, one sentence per row with
+    padding. Packed: the longest sentence (12 tokens) is wider than the 8-token rows asked
+    for, so the rows take its width and the two others share one with an empty tail; output
+    chunks of 5 positions end inside sentences."""
     from baselines import causal
     from baselines.causal import CausalLMScorer
 
     monkeypatch.setattr(causal, "HEAD_ROWS", 5)
+    monkeypatch.setattr(causal, "PACK_WIDTH", 8)
 
     folder = save_tiny_causal_lm(tmp_path / arch, arch)
     sentences = ["The keys are lost.", "The keys to the cabinet is lost on the table.", "Kim?"]
-    packed = CausalLMScorer(folder, device="cpu", batch_size=3)
-    assert packed._head is not None
+    fast = CausalLMScorer(folder, device="cpu", batch_size=3)
+    assert fast._head is not None and fast._packs  # both architectures keep packed rows apart
+    fast._packs = packs
+    assert [len(ids) for ids in fast._encode(sentences)] == [6, 12, 3]
     full = CausalLMScorer(folder, device="cpu", batch_size=3)
     full._head = None
-    a, b = packed.token_logprobs(sentences), full.token_logprobs(sentences)
+    a, b = fast.token_logprobs(sentences), full.token_logprobs(sentences)
     for x, y in zip(a, b, strict=True):
         assert x.tokens == y.tokens
         assert x.logprobs == pytest.approx(y.logprobs, abs=1e-5)
