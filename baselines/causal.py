@@ -13,9 +13,12 @@ Conventions (they change the numbers, so they are fixed and tested):
 * **Reduction.** ``variant="logprob"`` sums the token log-probabilities, ``"meanlp"`` averages
   them, ``"penlp"`` divides the sum by the length penalty (see :mod:`baselines.linking`).
   Natural logs, computed in float32 whatever the model's precision.
-* **Batching.** Sentences are sorted by token length and batched, right-padded with an
-  attention mask, so padding is at most the spread of lengths within one batch and never
-  changes a score; the model runs in ``eval()`` mode under ``torch.inference_mode()``.
+* **Batching.** Sentences are sorted by token length and taken ``batch_size`` at a time. A
+  batch is packed end to end into rows of 64 tokens, each sentence with position ids of its
+  own and attending to itself only (:mod:`baselines.packing`), when the loaded model keeps
+  packed sentences apart (:func:`packing_isolates`, checked on the model at load); otherwise
+  it is right-padded with an attention mask. Neither changes a score beyond float rounding;
+  the model runs in ``eval()`` mode under ``torch.inference_mode()``.
 * **Too long.** A sentence whose tokens plus the context token exceed the model's maximum
   positions is an error naming the sentence; it is never truncated silently.
 
@@ -107,16 +110,18 @@ def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[
     return context_token, int(tokenizer.convert_tokens_to_ids(context_token))
 
 
-HEAD_ROWS = 256
-"""Positions sent through the output layer at a time (``256 × vocabulary`` float32 logits)."""
+HEAD_ROWS = 1024
+"""Positions sent through the output layer together, in slices of the vocabulary
+(:func:`baselines.head_logprobs.target_logprobs`)."""
 
 PLAIN_HEADS: frozenset[str] = frozenset(
     {"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "GPT2LMHeadModel",
      "GPTNeoXForCausalLM", "OPTForCausalLM", "PhiForCausalLM", "Phi3ForCausalLM"}
 )  # fmt: skip
-"""Causal LMs whose logits are their output layer applied to the decoder's last hidden
-state, nothing else (no logit scaling or soft-capping): their scorer runs the output layer on
-the scored positions only (:func:`plain_head`). Other models go through ``model(...).logits``."""
+"""Causal LMs whose logits are their output layer (a ``torch.nn.Linear``) applied to the
+decoder's last hidden state, nothing else (no logit scaling or soft-capping): their scorer runs
+the output layer on the scored positions only (:func:`plain_head`). Other models go through
+``model(...).logits``."""
 
 
 def plain_head(model: Any) -> tuple[Any, Any] | None:
@@ -129,9 +134,13 @@ def plain_head(model: Any) -> tuple[Any, Any] | None:
     """
     if type(model).__name__ not in PLAIN_HEADS:
         return None
+    import torch
+
     base = getattr(model, getattr(model, "base_model_prefix", ""), None)
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    return None if base is None or head is None else (base, head)
+    if base is None or not isinstance(head, torch.nn.Linear):
+        return None
+    return base, head
 
 
 def packing_isolates(decoder: Any) -> bool:
@@ -472,6 +481,8 @@ class CausalLMScorer:
         padding, and memory bounded whatever the batch."""
         import torch
 
+        from baselines.head_logprobs import target_logprobs
+
         base, head = self._head
         lengths = [len(ids) for ids in batch]
         if self._packs:
@@ -497,12 +508,7 @@ class CausalLMScorer:
             device=device,
         )
         hidden, targets = hidden[where], ids.flatten()[where + 1]
-        out = torch.empty(targets.shape[0], dtype=torch.float32, device=hidden.device)
-        for at in range(0, targets.shape[0], HEAD_ROWS):
-            logits = head(hidden[at : at + HEAD_ROWS]).float()
-            picked = logits.gather(-1, targets[at : at + HEAD_ROWS, None]).squeeze(-1)
-            out[at : at + HEAD_ROWS] = picked - torch.logsumexp(logits, dim=-1)
-        return out
+        return target_logprobs(hidden, head.weight, head.bias, targets, rows=HEAD_ROWS)
 
     # -- public API ----------------------------------------------------------------------------
 
