@@ -280,8 +280,10 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
 
 @pytest.mark.bench
 def test_command_prints_figures_and_writes_json(tmp_path):
+    """The command end to end, our PLL in ONNX Runtime (exported into a fresh cache)."""
+    pytest.importorskip("onnxruntime")
     out = tmp_path / "bench.json"
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", LI_ADGER_CACHE=str(tmp_path / "cache"))
     proc = subprocess.run(
         [
             sys.executable,
@@ -300,6 +302,8 @@ def test_command_prints_figures_and_writes_json(tmp_path):
             "1",
             "--matmul-size",
             "128",
+            "--runtime",
+            "onnx",
             "--no-progress",
             "--json",
             str(out),
@@ -314,7 +318,9 @@ def test_command_prints_figures_and_writes_json(tmp_path):
     lines = proc.stdout.strip().splitlines()
     assert lines[-1].startswith("ratios: PLL speed ")
     assert any(line.strip().startswith("ours ") for line in lines)
+    assert any("(onnx runtime)" in line for line in lines)
     data = json.loads(out.read_text())
+    assert data["pll"]["runtime"] == "onnx"
     assert data["n_sentences"] == 3 and data["causal"] is None and data["long"] is None
     assert math.isfinite(data["pll"]["speedup"])
     assert data["pll"]["max_abs_diff"] <= MAX_ABS_DIFF
