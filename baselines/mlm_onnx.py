@@ -5,7 +5,7 @@ embeddings and every layer but the last in ONNX Runtime on the CPU, with its gra
 optimisations, and finishes as the PyTorch path does: the last layer at the scored positions
 only (:func:`baselines.mlm_last_layer.last_layer_at`) and the MLM head there. Same scores to
 float rounding (tests hold them within 1e-4 of the PyTorch path); on this project's 2-core CPU
-the encoder runs about 10 % faster than in PyTorch (docs/speed.md).
+the encoder runs about 10 % faster than in PyTorch, the whole PLL about 6 % (docs/speed.md).
 
 The first use of a model exports it with ``torch.onnx.export`` into the models cache
 (:func:`baselines.cache.models_dir` ``/onnx/<fingerprint>``), keyed by the model's weights and
