@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from baselines.interface import KINDS
+from baselines.interface import KINDS, RUNTIMES
 from baselines.unigram import UNIGRAM_SOURCES
 
 __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--runtime",
-        choices=("torch", "onnx"),
+        choices=RUNTIMES,
         help="masked LMs only: where the encoder runs, PyTorch (default) or ONNX Runtime on "
         "the CPU in fp32 (the onnx extra; exported on first use and cached)",
     )

@@ -31,6 +31,7 @@ from typing import Any
 from baselines.bench_inputs import MLM_SIZES, benchmark_sentences, build_random_mlm, long_sentence
 from baselines.bench_report import format_report
 from baselines.bench_run import DEFAULT_LONG_CAP_BYTES, run_benchmarks
+from baselines.interface import RUNTIMES
 from li_adger.atomic import atomic_write_text
 
 __all__ = ["add_bench_parser", "main", "run_bench"]
@@ -74,7 +75,7 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--runtime",
-        choices=("torch", "onnx"),
+        choices=RUNTIMES,
         default="torch",
         help="where our PLL's encoder runs: PyTorch (default) or ONNX Runtime (the onnx extra)",
     )

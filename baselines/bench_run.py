@@ -316,7 +316,7 @@ def run_benchmarks(
     runs on ``device`` (``"auto"``, ``"cpu"`` or ``"cuda[:N]"``), our scorers in
     ``precision``; ``token_budget`` defaults to the device's
     (:func:`baselines.mlm.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
-    runs (:data:`baselines.mlm_onnx.RUNTIMES`). ``minicons_batch_size`` is the number of
+    runs (:data:`baselines.interface.RUNTIMES`). ``minicons_batch_size`` is the number of
     sentences per minicons PLL call (all their masked copies go in one forward pass);
     ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
     memory the minicons long-sentence run may add. ``measure`` runs one measurement and

@@ -453,14 +453,8 @@ class CausalLMScorer:
                         out[i] = lp[at : at + n].tolist()
                         at += n
                     continue
-                width = len(encoded[batch[0]])
-                ids = torch.full((len(batch), width), self.context_token_id, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                for row, i in enumerate(batch):
-                    ids[row, : len(encoded[i])] = torch.tensor(encoded[i])
-                    mask[row, : len(encoded[i])] = 1
-                ids, mask = ids.to(device), mask.to(device)
-                logits = self.model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
+                _, ids, inputs = self._rows([encoded[i] for i in batch], device, packed=False)
+                logits = self.model(input_ids=ids, **inputs).logits[:, :-1].float()
                 targets = ids[:, 1:]
                 norm = torch.logsumexp(logits, dim=-1)
                 lp = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
@@ -471,6 +465,31 @@ class CausalLMScorer:
                     if starts is not None:
                         rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
         return out, rows
+
+    def _rows(
+        self, batch: Sequence[list[int]], device: Any, *, packed: bool
+    ) -> tuple[Packing, Any, dict[str, Any]]:
+        """The decoder's input for a batch of id lists: where each list goes, the ``input_ids``
+        rows (filled with the context token) and the other keyword arguments. ``packed``: end
+        to end in rows of :data:`~baselines.packing.PACK_WIDTH` tokens with position ids
+        restarting per list (:mod:`baselines.packing`); else one list per row, right-padded
+        with an attention mask."""
+        import torch
+
+        lengths = [len(ids) for ids in batch]
+        if packed:
+            limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
+            layout = pack(lengths, width=max(limit, *lengths))
+            positions = torch.tensor(row_positions(layout, lengths))
+            inputs = {"position_ids": positions.to(device), "use_cache": False}
+        else:
+            layout = Packing(max(lengths), len(batch), tuple((row, 0) for row in range(len(batch))))
+            mask = torch.tensor([[1] * n + [0] * (layout.width - n) for n in lengths])
+            inputs = {"attention_mask": mask.to(device)}
+        ids = torch.full((layout.rows, layout.width), self.context_token_id, dtype=torch.long)
+        for (row, offset), seq in zip(layout.places, batch, strict=True):
+            ids[row, offset : offset + len(seq)] = torch.tensor(seq)
+        return layout, ids.to(device), inputs
 
     def _head_logprobs(self, batch: Sequence[list[int]], device: Any) -> Any:
         """Log-probabilities of every token after the first of each id list, concatenated in
@@ -484,26 +503,13 @@ class CausalLMScorer:
         from baselines.head_logprobs import target_logprobs
 
         base, head = self._head
-        lengths = [len(ids) for ids in batch]
-        if self._packs:
-            limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
-            layout = pack(lengths, width=max(limit, *lengths))
-            positions = torch.tensor(row_positions(layout, lengths))
-            inputs = {"position_ids": positions.to(device), "use_cache": False}
-        else:
-            layout = Packing(max(lengths), len(batch), tuple((row, 0) for row in range(len(batch))))
-            mask = torch.tensor([[1] * n + [0] * (layout.width - n) for n in lengths])
-            inputs = {"attention_mask": mask.to(device)}
-        ids = torch.full((layout.rows, layout.width), self.context_token_id, dtype=torch.long)
-        for (row, offset), seq in zip(layout.places, batch, strict=True):
-            ids[row, offset : offset + len(seq)] = torch.tensor(seq)
-        ids = ids.to(device)
+        layout, ids, inputs = self._rows(batch, device, packed=self._packs)
         hidden = base(input_ids=ids, **inputs).last_hidden_state.flatten(0, 1)
         where = torch.tensor(
             [
                 row * layout.width + offset + j
-                for (row, offset), n in zip(layout.places, lengths, strict=True)
-                for j in range(n - 1)
+                for (row, offset), seq in zip(layout.places, batch, strict=True)
+                for j in range(len(seq) - 1)
             ],
             device=device,
         )

@@ -27,6 +27,10 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 KINDS: tuple[str, ...] = ("mlm", "causal", "ngram", "cola")
 
+RUNTIMES: tuple[str, ...] = ("torch", "onnx")
+"""Where a masked LM's encoder runs: PyTorch (default) or ONNX Runtime on the CPU in fp32
+(:mod:`baselines.mlm_onnx`)."""
+
 
 @dataclass(frozen=True)
 class TokenLogProbs:

@@ -12,11 +12,6 @@ The first use of a model exports it with ``torch.onnx.export`` into the models c
 config, the library versions and this module's source; later uses load the cached file. The
 export is written to a temporary folder and renamed into place, so an interrupted export
 leaves nothing half-written. Needs the ``onnx`` extra (``pip install 'li-adger-adc[onnx]'``).
-
-Examples
---------
->>> RUNTIMES
-('torch', 'onnx')
 """
 
 from __future__ import annotations
@@ -35,12 +30,10 @@ from typing import Any
 import torch
 
 from baselines.cache import models_dir
+from baselines.interface import RUNTIMES
 from baselines.mlm_last_layer import encoder_layers, supports_scored_positions
 
-__all__ = ["RUNTIMES", "OnnxFirstLayers", "check_runtime", "model_fingerprint"]
-
-RUNTIMES: tuple[str, ...] = ("torch", "onnx")
-"""Where the PLL's encoder runs: PyTorch (default) or ONNX Runtime (CPU, fp32)."""
+__all__ = ["OnnxFirstLayers", "check_runtime", "model_fingerprint"]
 
 _FILE = "first_layers.onnx"
 
@@ -56,7 +49,8 @@ def check_runtime(runtime: str, *, model: Any, device: Any, dtype: Any) -> None:
     ValueError: runtime must be one of 'torch', 'onnx' (got 'tensorrt')
     """
     if runtime not in RUNTIMES:
-        raise ValueError(f"runtime must be one of 'torch', 'onnx' (got {runtime!r})")
+        choices = ", ".join(repr(r) for r in RUNTIMES)
+        raise ValueError(f"runtime must be one of {choices} (got {runtime!r})")
     if runtime == "torch":
         return
     if str(device) != "cpu" or dtype != torch.float32:
