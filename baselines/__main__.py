@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from baselines.interface import KINDS, RUNTIMES
-from baselines.unigram import UNIGRAM_SOURCES
+from baselines.kinds.unigram import UNIGRAM_SOURCES
 
 __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
@@ -155,9 +155,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("models", help="list the built-in offline models")
-    from baselines.bench import add_bench_parser
-
-    add_bench_parser(commands)
     return parser
 
 
@@ -287,10 +284,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "models":
         return _models()
-    if args.command == "bench":
-        from baselines.bench import run_bench
-
-        return run_bench(args)
     try:
         return _score(args)
     except (ValueError, ImportError, OSError) as err:
@@ -305,6 +298,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.cli_args import run_command
+    from li_adger.io.cli_args import run_command
 
     sys.exit(run_command(main))

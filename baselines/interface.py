@@ -29,7 +29,7 @@ KINDS: tuple[str, ...] = ("mlm", "causal", "ngram", "cola")
 
 RUNTIMES: tuple[str, ...] = ("torch", "onnx")
 """Where a masked LM's encoder runs: PyTorch (default) or ONNX Runtime on the CPU in fp32
-(:mod:`baselines.mlm_onnx`)."""
+(:mod:`baselines.fast.mlm_onnx`)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class RecordScorer(Scorer, Protocol):
     """A scorer that gives, for each sentence, its score *and* what it measured on the way.
 
     Each record is a mapping with ``score`` and any of the optional fields of the scores file
-    (:data:`metric_adc.scores_file.RECORD_FIELDS`, e.g. ``logprob``, ``unigram_logprob``,
+    (:data:`metric_adc.scores.file.RECORD_FIELDS`, e.g. ``logprob``, ``unigram_logprob``,
     ``n_words``), which the scoring run writes beside the score.
     """
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.interface import KINDS, Scorer
-from baselines.linked import linked_factory
+from baselines.kinds.linked import linked_factory
 
 __all__ = [
     "BUILTIN_MODELS",
@@ -188,8 +188,8 @@ def default_batch_size(model: str, kind: str) -> int:
 
 
 def _ngram(model: str, *, device: str = "auto", **options: Any) -> Scorer:
-    """An :class:`~baselines.ngram.NGramScorer`; ``trigram`` is pocketsphinx's English one."""
-    from baselines.ngram import NGramScorer
+    """An :class:`~baselines.kinds.ngram.NGramScorer`; ``trigram`` is pocketsphinx's English one."""
+    from baselines.kinds.ngram import NGramScorer
 
     if device not in ("auto", "cpu"):
         raise ValueError(
@@ -202,26 +202,26 @@ def _ngram(model: str, *, device: str = "auto", **options: Any) -> Scorer:
 
 
 def _causal(model: str, **options: Any) -> Scorer:
-    """A :class:`~baselines.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2."""
+    """A :class:`~baselines.kinds.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2."""
     if model == "smollm2":
-        from baselines.smollm2 import smollm2_scorer
+        from baselines.models.smollm2 import smollm2_scorer
 
         return smollm2_scorer(**options)
-    from baselines.causal import CausalLMScorer
+    from baselines.kinds.causal import CausalLMScorer
 
     return CausalLMScorer(model, **options)
 
 
 def _mlm(model: str, **options: Any) -> Scorer:
-    """A :class:`~baselines.mlm.MaskedLMScorer` (pseudo-log-likelihood)."""
-    from baselines.mlm import MaskedLMScorer
+    """A :class:`~baselines.kinds.mlm.MaskedLMScorer` (pseudo-log-likelihood)."""
+    from baselines.kinds.mlm import MaskedLMScorer
 
     return MaskedLMScorer(model, **options)
 
 
 def _cola(model: str, *, variant: str | None = None, **options: Any) -> Scorer:
-    """A :class:`~baselines.cola.ColaScorer`, whose variant is called ``output``."""
-    from baselines.cola import ColaScorer
+    """A :class:`~baselines.kinds.cola.ColaScorer`, whose variant is called ``output``."""
+    from baselines.kinds.cola import ColaScorer
 
     if variant is not None:
         options["output"] = variant
@@ -242,7 +242,7 @@ class ScorerFactory:
     settings: tuple[str, ...] = ()
 
 
-# causal and masked LMs get NormLP and SLOR through a unigram model (baselines/linked.py)
+# causal and masked LMs get NormLP and SLOR through a unigram model (baselines/kinds/linked.py)
 _LINKED_OPTIONS = ("variant", "device", "precision", "unigram", "revision")
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
@@ -279,10 +279,10 @@ def build_scorer(
     ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
     ``signed-confidence``/``logit-margin`` for ``cola``; ``normlp`` and ``slor`` for ``causal``
     and ``mlm`` link the model's log-probability with the words of the ``unigram`` source
-    (default ``wordfreq``; :mod:`baselines.linked`); ``convention`` is the causal scorer's
-    (``default`` or ``harness``, :mod:`baselines.causal`); ``revision`` is a Hugging Face model's
+    (default ``wordfreq``; :mod:`baselines.kinds.linked`); ``convention`` is the causal scorer's
+    (``default`` or ``harness``, :mod:`baselines.kinds.causal`); ``revision`` is a Hugging Face model's
     branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
-    encoder runs (``torch`` or ``onnx``, :mod:`baselines.mlm_onnx`). ``None`` options take the scorer's
+    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`). ``None`` options take the scorer's
     defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.

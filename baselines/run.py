@@ -3,7 +3,7 @@
 :func:`load_units` reads what a scorer scores: the units of a benchmark of
 :mod:`li_adger.benchmarks` (sentences, or :class:`~baselines.interface.ClozeUnit` for a cloze
 benchmark) or the sentences of a table file. :func:`score_to_file` scores every unit with a
-scorer and writes one scores file (:mod:`metric_adc.scores_file`, written atomically). While
+scorer and writes one scores file (:mod:`metric_adc.scores.file`, written atomically). While
 it runs, each batch of records is appended to a *partial file* next to the output,
 ``<out>.<fingerprint>.partial``, and flushed. The fingerprint hashes the scorer's metadata
 (model, kind, variant, reduction, convention and settings that change scores; not versions,
@@ -50,8 +50,8 @@ from baselines.interface import (
     check_sentences,
 )
 from li_adger.benchmarks import BENCHMARKS
-from li_adger.readers import TABLE_SUFFIXES, read_sentence_table
-from metric_adc.scores_file import PartialFileError, read_partial
+from li_adger.io.readers import TABLE_SUFFIXES, read_sentence_table
+from metric_adc.scores.file import PartialFileError, read_partial
 
 __all__ = [
     "CLOZE_BATCH_SIZE",
@@ -187,7 +187,7 @@ def dataset_metadata(dataset: str) -> dict[str, str]:
     ('pairs', 64)
     """
     if dataset == "li_adger":
-        from li_adger.builder import read_report
+        from li_adger.builder.build import read_report
 
         return {"form": "pairs", "dataset_fingerprint": str(read_report()["fingerprint"])}
     if dataset in DATASETS:
@@ -432,7 +432,7 @@ def score_to_file(
 
     from tqdm.auto import tqdm
 
-    from metric_adc.scores_file import json_line, write_scores
+    from metric_adc.scores.file import json_line, write_scores
 
     out.parent.mkdir(parents=True, exist_ok=True)
     header = json_line({"fingerprint": fp, "dataset": dataset, "scorer": meta})

@@ -7,7 +7,7 @@ verified sources (see the dataset card, ``li_adger/README.md``, for what the dat
 it comes from), and :func:`load` rebuilds a missing or damaged build.
 
 ``import li_adger`` is cheap: :func:`build` and :data:`DATA_DIR` (module
-:mod:`li_adger.builder`) and :func:`load` (module :mod:`li_adger.loader`) are imported on
+:mod:`li_adger.builder.build`) and :func:`load` (module :mod:`li_adger.loader`) are imported on
 first use, since building needs pandas and pyarrow.
 
 Examples
@@ -25,12 +25,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from li_adger.builder import DATA_DIR, build
+    from li_adger.builder.build import DATA_DIR, build
     from li_adger.loader import load
 
 __all__ = ["DATA_DIR", "build", "load"]
 
-_LAZY = {"DATA_DIR": "li_adger.builder", "build": "li_adger.builder", "load": "li_adger.loader"}
+_LAZY = {
+    "DATA_DIR": "li_adger.builder.build",
+    "build": "li_adger.builder.build",
+    "load": "li_adger.loader",
+}
 
 
 def __getattr__(name: str) -> Any:

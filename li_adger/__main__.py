@@ -1,6 +1,6 @@
 """Command line: ``python -m li_adger build [--source DIR]``, ``python -m li_adger summary`` and
 ``python -m li_adger push REPO_ID [--private] [--token T] [--dry-run DIR]`` (the dataset's Hub
-repository: the card and the three Parquet files, see :mod:`li_adger.publish`).
+repository: the card and the three Parquet files, see :mod:`li_adger.hub.dataset`).
 
 Bad input (a missing, unreadable or damaged source file or build, a bad repo id, no network)
 ends with one line on standard error that names the file and what to do, and exit status 1
@@ -13,9 +13,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from li_adger import builder, hub
+from li_adger import hub
+from li_adger.builder import build as builder
+from li_adger.builder.tables import BuildError
 from li_adger.sources import ChecksumError, SourceNotFoundError
-from li_adger.tables import BuildError
 
 
 def _print_build(data_dir, as_json: bool) -> None:
@@ -53,7 +54,7 @@ def _print_build(data_dir, as_json: bool) -> None:
 
 
 def _push(args: argparse.Namespace) -> str:
-    from li_adger.publish import stage_dataset
+    from li_adger.hub.dataset import stage_dataset
 
     result = hub.push_staged(
         args,
@@ -129,6 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.cli_args import run_command
+    from li_adger.io.cli_args import run_command
 
     sys.exit(run_command(main))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from li_adger.builder import DATA_DIR, SNAPSHOTS, DamagedBuildError, build, check_build
-from li_adger.schema import CONFIGS
+from li_adger.builder.build import DATA_DIR, SNAPSHOTS, DamagedBuildError, build, check_build
+from li_adger.builder.schema import CONFIGS
 from li_adger.sources import SourceNotFoundError
 
 __all__ = ["ensure_built", "load", "load_table"]
@@ -17,12 +17,12 @@ SPLITS: tuple[str, ...] = ("test",)
 def ensure_built(data_dir: str | Path | None = None) -> dict:
     """Make sure a data folder holds a complete, undamaged build; return its report.
 
-    A missing, damaged or outdated build (:func:`li_adger.builder.check_build`) is rebuilt
+    A missing, damaged or outdated build (:func:`li_adger.builder.build.check_build`) is rebuilt
     from the sources, with a line on standard error saying why.
 
     Raises
     ------
-    li_adger.builder.DamagedBuildError
+    li_adger.builder.build.DamagedBuildError
         The build needs rebuilding and the sources cannot be found; the message names the
         damaged file and what to run.
 
@@ -56,7 +56,7 @@ def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | N
     """One config of LI-Adger as a :class:`datasets.Dataset`.
 
     The package's data folder holds a committed build, so on a fresh clone this needs no
-    build step and no source file. The build is checked first (:func:`li_adger.builder.check_build`):
+    build step and no source file. The build is checked first (:func:`li_adger.builder.build.check_build`):
     a missing, damaged or outdated build is rebuilt from the sources (see
     :func:`li_adger.build`), and when they cannot be found the error names the damaged file
     and what to run. Loading goes through ``datasets.load_dataset`` on the package folder,
@@ -76,7 +76,7 @@ def load(config: str = "pairs", split: str = "test", *, data_dir: str | Path | N
     ------
     ValueError
         An unknown config or split.
-    li_adger.builder.DamagedBuildError
+    li_adger.builder.build.DamagedBuildError
         The build is damaged or missing and the sources to rebuild it cannot be found.
 
     Examples

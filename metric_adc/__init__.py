@@ -5,13 +5,13 @@ Public API:
 - :mod:`metric_adc.core` — the math (z-scores, ADC, BLiMP criterion, δ sweep, the δ for a
   share of pairs, breakdowns, overlap; the correlations of :mod:`metric_adc.correlation`);
   :mod:`metric_adc.bootstrap` — bootstrap intervals and paired comparisons.
-- :mod:`metric_adc.scores_file` — :func:`write_scores` / :func:`read_scores`.
+- :mod:`metric_adc.scores.file` — :func:`write_scores` / :func:`read_scores`.
 - :mod:`metric_adc.pairs` — :class:`PairTable`, :func:`li_adger_pairs`, :func:`model_deltas`.
-- :mod:`metric_adc.rows` — result rows: :func:`evaluate_on_pairs`, :func:`evaluate_li_adger`,
-  :func:`model_row`, :func:`reproduce_rows`; :mod:`metric_adc.analysis` —
-  :func:`analyze_on_pairs`; :mod:`metric_adc.formatting` — tables for people.
-- :mod:`metric_adc.thesis` — :func:`load_thesis_scores`, the thesis's 8 reference models.
-- :mod:`metric_adc.ceiling` — the split-half human ceiling (LI pairs only).
+- :mod:`metric_adc.report.rows` — result rows: :func:`evaluate_on_pairs`, :func:`evaluate_li_adger`,
+  :func:`model_row`, :func:`reproduce_rows`; :mod:`metric_adc.report.analysis` —
+  :func:`analyze_on_pairs`; :mod:`metric_adc.report.formatting` — tables for people.
+- :mod:`metric_adc.thesis.outputs` — :func:`load_thesis_scores`, the thesis's 8 reference models.
+- :mod:`metric_adc.ceiling.compute` — the split-half human ceiling (LI pairs only).
 - :func:`load_metric` — the ``evaluate`` module, loaded from the installed package.
 """
 
@@ -72,7 +72,7 @@ def register_metric(modules_cache: str | None = None) -> Path:
 
     from evaluate import config
 
-    from li_adger.atomic import atomic_path
+    from li_adger.io.atomic import atomic_path
 
     source = metric_path() / "adc.py"
     digest = hashlib.sha256(source.read_bytes()).hexdigest()

@@ -11,7 +11,7 @@
   scores files (``--with``).
 - ``table-2.2`` — the thesis's Table 2.2, its CoLA classifiers' MCC on LI-Adger, against the
   expert labels and against the thesis's own label column.
-- ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.ceiling_cli`).
+- ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.ceiling.cli`).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space (:mod:`metric_adc.publish`).
 
 ``report`` and ``reproduce`` add the human split-half row (LI pairs only) unless
@@ -36,14 +36,13 @@ from pathlib import Path
 import numpy as np
 
 from li_adger.benchmarks import BENCHMARKS
-from li_adger.cli_args import int_at_least, output_path, positive_number
-from metric_adc import core, formatting, pairs, rows
-from metric_adc.linking_rows import add_linking_option
+from li_adger.io.cli_args import int_at_least, output_path, positive_number
+from metric_adc import core, pairs
+from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS
+from metric_adc.linking.rows import add_linking_option
+from metric_adc.report import formatting, rows
 
-__all__ = ["HUMAN_ROW_SPLITS", "build_parser", "main"]
-
-HUMAN_ROW_SPLITS: int = 100
-"""Split-halves behind the human row of ``report`` and ``reproduce`` (a few seconds)."""
+__all__ = ["build_parser", "main"]
 
 
 def _json_default(obj):
@@ -82,9 +81,9 @@ def _human_row(args: argparse.Namespace) -> dict | None:
     """The human split-half row, or ``None`` when disabled or the participant data is absent."""
     if not args.ceiling_splits:
         return None
-    from li_adger.participants import print_authors_note
-    from metric_adc.ceiling import compute_ceiling
-    from metric_adc.ceiling_cache import cached_row
+    from li_adger.sources.participants import print_authors_note
+    from metric_adc.ceiling.cache import cached_row
+    from metric_adc.ceiling.compute import compute_ceiling
 
     computed = []
 
@@ -107,7 +106,7 @@ def _human_row(args: argparse.Namespace) -> dict | None:
 
 def _report_scores(args: argparse.Namespace):
     """The scores file of ``report``, read for its benchmark: every report reads it here."""
-    from metric_adc.benchmark_scores import read_benchmark_scores
+    from metric_adc.scores.benchmark import read_benchmark_scores
 
     return read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
@@ -116,7 +115,7 @@ def _report_scores(args: argparse.Namespace):
 
 def _li_adger_scores(path: str, args: argparse.Namespace, option: str):
     """A scores file given to ``option`` (``--baseline``, ``--with``): LI-Adger's, text-checked."""
-    from metric_adc.benchmark_scores import read_benchmark_scores
+    from metric_adc.scores.benchmark import read_benchmark_scores
 
     bs = read_benchmark_scores(path, check_text=not args.no_text_check)
     if bs.benchmark != "li_adger":
@@ -134,8 +133,8 @@ def run_report(args: argparse.Namespace) -> int:
 
 def _report_benchmark(args: argparse.Namespace, bs) -> int:
     """``report`` on BLiMP, NPI, the diagnostics or CoLA."""
-    from metric_adc import family_format
-    from metric_adc.benchmark_report import benchmark_report
+    from metric_adc.report import family_format
+    from metric_adc.report.benchmark import benchmark_report
 
     given = [o for o, v in (("--baseline", args.baseline), ("--prestandardized",
              args.prestandardized), ("--pairs thesis", args.pairs != "li_adger")) if v]  # fmt: skip
@@ -146,7 +145,7 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
         )
     report = benchmark_report(bs, seed=args.seed, n_resamples=args.n_resamples)
     if args.plots:
-        from metric_adc import plots
+        from metric_adc.report import plots
 
         written = plots.plot_benchmark(report, args.plots)
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
@@ -163,9 +162,9 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     ``--prestandardized`` applies to the scores file and to the ``--baseline`` file alike:
     both are compared on the scale they are given in, neither is z-scored again.
     """
-    from metric_adc import family_format
-    from metric_adc.analysis import analyze_on_pairs
-    from metric_adc.benchmark_report import li_adger_mcc_rows
+    from metric_adc.report import family_format
+    from metric_adc.report.analysis import analyze_on_pairs
+    from metric_adc.report.benchmark import li_adger_mcc_rows
 
     table = _pairs(args.pairs)
     if args.linking:  # one row per linking function of the file's fields
@@ -200,7 +199,7 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
     if human is not None:
         shown.append(human)
     if args.plots:
-        from metric_adc import plots
+        from metric_adc.report import plots
 
         written = plots.write_plots(
             args.plots, model=bs.model, model_z=scored.z, judgements=table.judgements,
@@ -242,9 +241,9 @@ def _report_li_adger(args: argparse.Namespace, bs) -> int:
 
 
 def _report_linking(args: argparse.Namespace, sf, table: pairs.PairTable) -> int:
-    """``report --linking``: the file's linking rows (:mod:`metric_adc.linking_rows`), the
+    """``report --linking``: the file's linking rows (:mod:`metric_adc.linking.rows`), the
     human row, and how the fitted linking was fitted."""
-    from metric_adc.linking_rows import format_fits, linking_rows
+    from metric_adc.linking.rows import format_fits, linking_rows
 
     if args.baseline or args.plots or args.prestandardized:
         raise ValueError("--linking computes its own scores: drop --baseline, --plots and "
@@ -264,7 +263,7 @@ def _report_linking(args: argparse.Namespace, sf, table: pairs.PairTable) -> int
 def run_reproduce(args: argparse.Namespace) -> int:
     """``reproduce``: the thesis's 8 models from ``thesis-outputs/``, then the scores files
     of ``--with`` on the same pairs, then the human split-half row."""
-    from metric_adc.linking_rows import has_linking_fields, linking_rows
+    from metric_adc.linking.rows import has_linking_fields, linking_rows
 
     table = pairs.thesis_pair_table(args.thesis_dir)
     thesis_models = pairs.thesis_model_deltas(table, args.thesis_dir)
@@ -283,7 +282,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if human is not None:
         shown.append(human)
     if args.plots:
-        from metric_adc import plots
+        from metric_adc.report import plots
 
         sweeps = {}
         for m, scored in thesis_models:
@@ -310,8 +309,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
 def run_summary(args: argparse.Namespace) -> int:
     """``summary``: scores files (and those of ``--results DIR``) → one table across the
     family, then the reference rows."""
-    from metric_adc import family_format
-    from metric_adc.summary import scores_files, summarize_files
+    from metric_adc.report import family_format
+    from metric_adc.report.summary import scores_files, summarize_files
 
     paths = [*args.scores, *(scores_files(args.results) if args.results else [])]
     shown = summarize_files(
@@ -330,7 +329,7 @@ def run_summary(args: argparse.Namespace) -> int:
 
 def run_table_2_2(args: argparse.Namespace) -> int:
     """``table-2.2``: the thesis's CoLA classifiers' MCC on LI-Adger, from its outputs."""
-    from metric_adc import family_format
+    from metric_adc.report import family_format
 
     shown = rows.table_2_2_rows(args.thesis_dir)
     if args.json:
@@ -453,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--thesis-dir", default=None, help="folder of the thesis outputs (as reproduce)")
     p.set_defaults(func=run_table_2_2)
 
-    from metric_adc.ceiling_cli import add_ceiling_parser
+    from metric_adc.ceiling.cli import add_ceiling_parser
 
     add_ceiling_parser(sub)
 
@@ -496,6 +495,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.cli_args import run_command
+    from li_adger.io.cli_args import run_command
 
     sys.exit(run_command(main))

@@ -4,7 +4,7 @@ A :class:`PairTable` holds minimal pairs with their human judgements (LI-Adger's
 pairs from :func:`li_adger_pairs`, the thesis's pair file from :func:`thesis_pair_table`, or
 pairs without judgements for the BLiMP criterion alone). :func:`model_deltas` turns a model's
 sentence scores into its z-scores and one ``Δlm`` per pair, once: a :class:`ModelDeltas` that
-:mod:`metric_adc.rows`, :mod:`metric_adc.analysis`, the ceiling's model comparison and the
+:mod:`metric_adc.report.rows`, :mod:`metric_adc.report.analysis`, the ceiling's model comparison and the
 Space all take instead of recomputing it.
 
 Two checks of a model's scores against its dataset live here too, for every caller (the
@@ -29,10 +29,10 @@ from numpy.typing import ArrayLike
 
 from metric_adc import core
 from metric_adc.checks import as_finite, check_bool, check_mapping
-from metric_adc.scores_file import ScoresFileError
+from metric_adc.scores.file import ScoresFileError
 
 if TYPE_CHECKING:
-    from metric_adc.thesis import ThesisModel
+    from metric_adc.thesis.outputs import ThesisModel
 
 __all__ = [
     "ModelDeltas",
@@ -125,7 +125,7 @@ def thesis_pair_table(dir: str | os.PathLike | None = None) -> PairTable:
     >>> len(t), int(np.isnan(t.human_delta).sum())
     (2367, 2)
     """
-    from metric_adc import thesis
+    from metric_adc.thesis import outputs as thesis
 
     p = thesis.load_thesis_pairs(dir)
     return PairTable.from_judgements(p.good_ids, p.bad_ids, p.judgements, source=p.source)
@@ -264,7 +264,7 @@ def model_deltas(
 def thesis_model_deltas(
     pairs: PairTable, dir: str | os.PathLike | None = None
 ) -> list[tuple[ThesisModel, ModelDeltas]]:
-    """The thesis's 8 models (:func:`metric_adc.thesis.load_thesis_models`) on ``pairs``,
+    """The thesis's 8 models (:func:`metric_adc.thesis.outputs.load_thesis_models`) on ``pairs``,
     each through :func:`model_deltas` (its z-scores used as given where the thesis gives
     z-scores), in the thesis's order. The deltas equal the thesis's ``*_zscore-delta``
     columns (the first pair's trigram log-prob delta there: -0.40918127278646).
@@ -275,7 +275,7 @@ def thesis_model_deltas(
     >>> [(m.name, round(float(md.delta[0]), 6)) for m, md in thesis_model_deltas(t)][-1]
     ('trigram-logprob', -0.409181)
     """
-    from metric_adc import thesis
+    from metric_adc.thesis import outputs as thesis
 
     return [
         (m, model_deltas(m.scores, pairs, standardize=not m.standardized))
@@ -297,7 +297,7 @@ def check_texts(
     name: str,
     field: str = "sentence",
 ) -> None:
-    """Raise :class:`~metric_adc.scores_file.ScoresFileError` when a scores file's text differs
+    """Raise :class:`~metric_adc.scores.file.ScoresFileError` when a scores file's text differs
     from the dataset's text of the same id.
 
     ``texts[k]`` is the file's ``field`` (``sentence``, or a cloze unit's ``context`` or
@@ -314,7 +314,7 @@ def check_texts(
     >>> check_texts(["a", "b", "c"], ["Kim lefted.", "Lee ran.", "Kim left."], data, name="s.jsonl")
     Traceback (most recent call last):
     ...
-    metric_adc.scores_file.ScoresFileError: s.jsonl: the sentence of id 'a' is not the dataset's: 'Kim lefted.' in the file, 'Kim left.' in the dataset (3 of 3 sentences differ; the dataset gives the file's text to id 'b': are the ids shifted?)
+    metric_adc.scores.file.ScoresFileError: s.jsonl: the sentence of id 'a' is not the dataset's: 'Kim lefted.' in the file, 'Kim left.' in the dataset (3 of 3 sentences differ; the dataset gives the file's text to id 'b': are the ids shifted?)
     """
     if len(ids) != len(texts):
         raise ValueError(f"'texts' has {len(texts)} entries, expected {len(ids)} (one per id)")
@@ -356,12 +356,12 @@ def check_coverage(
     """Check which of a dataset's sentences a model scored: the rule for every caller.
 
     An id the dataset lacks, or no score for a sentence of ``needed`` (the members of the
-    pairs evaluated), is a :class:`~metric_adc.scores_file.ScoresFileError` naming ``name``.
+    pairs evaluated), is a :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
     Scores that leave out only sentences in no pair are accepted: they are z-scored over the
     sentences scored, and the returned warning says over how many (``None`` when every
     sentence is scored). The README's numbers z-score over all sentences; LI-Adger has 56 in
     no evaluable pair, whose absence moves the trigram's ADC δ=0.5 from 0.2854 to 0.2867. The
-    same rule holds in the commands (:func:`metric_adc.benchmark_scores.read_benchmark_scores`),
+    same rule holds in the commands (:func:`metric_adc.scores.benchmark.read_benchmark_scores`),
     the ``evaluate`` module and the Space.
 
     Examples
@@ -373,7 +373,7 @@ def check_coverage(
     >>> check_coverage(["a"], ["a", "b", "c"], needed=["a", "b"], name="s.jsonl")
     Traceback (most recent call last):
     ...
-    metric_adc.scores_file.ScoresFileError: s.jsonl: no score for 1 of the 2 sentences the LI-Adger pairs need, e.g. 'b': score every sentence of the dataset
+    metric_adc.scores.file.ScoresFileError: s.jsonl: no score for 1 of the 2 sentences the LI-Adger pairs need, e.g. 'b': score every sentence of the dataset
     """
     scored = set(scored_ids)
     known = set(dataset_ids)

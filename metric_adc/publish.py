@@ -30,8 +30,8 @@ import re
 import shlex
 from pathlib import Path
 
-from li_adger.atomic import atomic_write_text
 from li_adger.hub import SPACE_SDK_VERSION, check_repo_id, requirements_txt
+from li_adger.io.atomic import atomic_write_text
 
 __all__ = [
     "APP_PY",

@@ -9,7 +9,7 @@ REPO`` (read LI-Adger from its published Hub repository; default ``$ADC_DATASET_
 the package's own build).
 
 ``python -m space snapshot --from DIR`` refreshes the results that ship with the app
-(:mod:`space.snapshot`); ``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]``
+(:mod:`space.data.snapshot`); ``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]``
 publishes the app as a Hugging Face Space (:mod:`space.publish`).
 """
 
@@ -22,8 +22,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from space.dataset import DATASET_REPO_ENV
-from space.store import RESULTS_REPO_ENV
+from space.data.dataset import DATASET_REPO_ENV
+from space.data.store import RESULTS_REPO_ENV
 
 __all__ = ["main", "parse_args", "push", "snapshot"]
 
@@ -117,7 +117,7 @@ def push(argv: Sequence[str]) -> int:
 
 def snapshot(argv: Sequence[str]) -> int:
     """``snapshot``: refresh the shipped results from a folder of scores files."""
-    from space.snapshot import main as run
+    from space.data.snapshot import main as run
 
     return run(argv)
 
@@ -133,8 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)
-    from space.app import CSS, build_app, theme
-    from space.loaders import load_space_data
+    from space.data.loaders import load_space_data
+    from space.ui.app import CSS, build_app, theme
 
     start = time.perf_counter()
     data = load_space_data(
@@ -167,6 +167,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.cli_args import run_command
+    from li_adger.io.cli_args import run_command
 
     sys.exit(run_command(main))

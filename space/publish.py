@@ -2,7 +2,7 @@
 
 The staged folder holds exactly::
 
-    app.py             runs ``python -m space`` (loads the data, builds space.app, launches)
+    app.py             runs ``python -m space`` (loads the data, builds space.ui.app, launches)
     README.md          space/README.md: its front matter configures the Space (sdk gradio)
     requirements.txt   installs the project with the app's extra (``--requirement`` to change)
     space.png          the screenshot the README shows (left out, with its image line, when
@@ -20,8 +20,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from li_adger.atomic import atomic_write_text
 from li_adger.hub import requirements_txt
+from li_adger.io.atomic import atomic_write_text
 
 __all__ = ["APP_PY", "DEFAULT_REQUIREMENT", "stage_space"]
 

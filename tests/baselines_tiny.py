@@ -128,7 +128,7 @@ def save_tiny_bert(
     import torch
     import transformers
 
-    from baselines.minilm import packaged_encoder_path
+    from baselines.models.minilm import packaged_encoder_path
 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)

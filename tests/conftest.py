@@ -23,7 +23,7 @@ def li_adger_data_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def li_adger_tables(li_adger_data_dir) -> dict[str, pd.DataFrame]:
     """The three built tables as DataFrames: ``sentences``, ``pairs``, ``phenomena``."""
-    from li_adger.builder import data_files
+    from li_adger.builder.build import data_files
 
     return {name: pd.read_parquet(path) for name, path in data_files(li_adger_data_dir).items()}
 

@@ -13,7 +13,7 @@ import pytest
 import torch
 from baselines_tiny import save_tiny_causal_lm, tiny_causal_lm, tiny_tokenizer
 
-from baselines.causal import CausalLMScorer
+from baselines.kinds.causal import CausalLMScorer
 
 SENTENCES = [
     "The keys to the cabinet are lost.",
@@ -152,8 +152,8 @@ def test_loading_from_a_folder_matches_the_objects(tmp_path):
 @pytest.mark.slow
 def test_smollm2_end_to_end(tmp_path):
     """The real SmolLM2 default on the first 64 LI-Adger sentences, through the CLI."""
-    from baselines.smollm2 import CONTEXT_TOKEN, smollm2_scorer
-    from metric_adc.scores_file import read_scores
+    from baselines.models.smollm2 import CONTEXT_TOKEN, smollm2_scorer
+    from metric_adc.scores.file import read_scores
 
     out = tmp_path / "smollm2.jsonl"
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
@@ -194,8 +194,8 @@ def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
     padding. Packed: the longest sentence (12 tokens) is wider than the 8-token rows asked
     for, so the rows take its width and the two others share one with an empty tail; output
     chunks of 5 positions end inside sentences."""
-    from baselines import causal
-    from baselines.causal import CausalLMScorer
+    from baselines.kinds import causal
+    from baselines.kinds.causal import CausalLMScorer
 
     monkeypatch.setattr(causal, "HEAD_ROWS", 5)
     monkeypatch.setattr(causal, "PACK_WIDTH", 8)

@@ -11,7 +11,7 @@ from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 
 from baselines.__main__ import main
 from baselines.registry import resolve_kind
-from metric_adc.scores_file import read_scores
+from metric_adc.scores.file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS = [
@@ -34,7 +34,7 @@ def trigram_slor_by_hand(sentence: str) -> float:
     pocketsphinx: (log P(words, </s> | <s>) − unigram log P) / (words + 1), natural logs."""
     import pocketsphinx
 
-    from baselines.ngram import default_lm_path
+    from baselines.kinds.ngram import default_lm_path
 
     lm = pocketsphinx.NGramModel(
         pocketsphinx.Config(), pocketsphinx.LogMath(), str(default_lm_path())

@@ -12,10 +12,10 @@ import pytest
 import torch
 from baselines_tiny import save_tiny_bert, tiny_bpe_tokenizer, tiny_causal_lm, tiny_tokenizer
 
-from baselines.causal import CausalLMScorer
-from baselines.cloze import word_start_mask
 from baselines.interface import ClozeScorer
-from baselines.ngram import NGramScorer, default_lm_path, ngram_vocabulary
+from baselines.kinds.causal import CausalLMScorer
+from baselines.kinds.cloze import word_start_mask
+from baselines.kinds.ngram import NGramScorer, default_lm_path, ngram_vocabulary
 
 CLOZE = [
     ("the keys to the cabinet", "are"),
@@ -164,7 +164,7 @@ def test_harness_convention_takes_no_other_context_token():
 
 @pytest.fixture(scope="module")
 def bert(tmp_path_factory):
-    from baselines.mlm import MaskedLMScorer
+    from baselines.kinds.mlm import MaskedLMScorer
 
     folder = save_tiny_bert(tmp_path_factory.mktemp("bert"))
     return MaskedLMScorer(folder, device="cpu", progress=False)

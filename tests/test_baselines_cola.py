@@ -11,16 +11,16 @@ from baselines_tiny import save_tiny_bert
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from baselines import cola_data, cola_train  # noqa: E402
-from baselines.cola import (  # noqa: E402
+from baselines.interface import Scorer  # noqa: E402
+from baselines.kinds.cola import (  # noqa: E402
     ColaScorer,
     logit_margin,
     minilm_cola_path,
     signed_confidence,
 )
-from baselines.cola_data import cola_file, read_cola  # noqa: E402
-from baselines.cola_train import finetune, matthews_corrcoef  # noqa: E402
-from baselines.interface import Scorer  # noqa: E402
+from baselines.models import cola_data, cola_train  # noqa: E402
+from baselines.models.cola_data import cola_file, read_cola  # noqa: E402
+from baselines.models.cola_train import finetune, matthews_corrcoef  # noqa: E402
 
 PROBE = ["The keys are lost.", "The keys is lost.", "Go.", "Who did you see and Mary?", "Go."]
 

@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselines.head_logprobs import target_logprobs
+from baselines.fast.head_logprobs import target_logprobs
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,10 +10,10 @@ import pytest
 from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 
 from baselines.interface import RecordScorer, TokenLogProbs
-from baselines.linked import LINKED_VARIANTS, LinkedScorer, linked_factory
+from baselines.kinds.linked import LINKED_VARIANTS, LinkedScorer, linked_factory
+from baselines.kinds.unigram import UnigramModel, unigram_model
 from baselines.registry import build_scorer
-from baselines.unigram import UnigramModel, unigram_model
-from metric_adc.scores_file import read_scores
+from metric_adc.scores.file import read_scores
 
 pytest.importorskip("wordfreq")
 

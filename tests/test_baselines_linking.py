@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.linking import (
+from metric_adc.linking.formulas import (
     LINKING_FUNCTIONS,
     LINKING_NAMES,
     check_linking_name,

@@ -11,10 +11,10 @@ from baselines_tiny import save_tiny_bert
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from baselines import mlm  # noqa: E402
-from baselines.cola_data import cola_file, read_cola  # noqa: E402
 from baselines.interface import TokenScorer  # noqa: E402
-from baselines.mlm import MaskedLMScorer, mask_plan  # noqa: E402
+from baselines.kinds import mlm  # noqa: E402
+from baselines.kinds.mlm import MaskedLMScorer, mask_plan  # noqa: E402
+from baselines.models.cola_data import cola_file, read_cola  # noqa: E402
 
 SENTENCES = [
     "The keys are lost.",

@@ -7,7 +7,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from baselines.mlm_last_layer import (  # noqa: E402
+from baselines.fast.mlm_last_layer import (  # noqa: E402
     _key_mask,
     hidden_at_positions,
     supports_scored_positions,

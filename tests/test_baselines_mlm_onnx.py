@@ -9,8 +9,8 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnxscript")
 
-from baselines.mlm import MaskedLMScorer  # noqa: E402
-from baselines.mlm_onnx import check_runtime  # noqa: E402
+from baselines.fast.mlm_onnx import check_runtime  # noqa: E402
+from baselines.kinds.mlm import MaskedLMScorer  # noqa: E402
 from baselines.registry import build_scorer  # noqa: E402
 
 SENTENCES = [

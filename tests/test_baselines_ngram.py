@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.ngram import NGramScorer, default_lm_path, ngram_contexts, words_of
+from baselines.kinds.ngram import NGramScorer, default_lm_path, ngram_contexts, words_of
 
 LI_ADGER = Path(__file__).parents[2] / "shared" / "data" / "li-adger" / "li-adger_sentences.csv"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.packing import pack, row_positions
+from baselines.fast.packing import pack, row_positions
 
 
 @given(st.lists(st.integers(1, 20), min_size=1, max_size=60), st.integers(20, 70))

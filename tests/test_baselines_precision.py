@@ -14,8 +14,8 @@ from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 
 torch = pytest.importorskip("torch")
 
-from baselines.causal import CausalLMScorer  # noqa: E402
-from baselines.mlm import MaskedLMScorer  # noqa: E402
+from baselines.kinds.causal import CausalLMScorer  # noqa: E402
+from baselines.kinds.mlm import MaskedLMScorer  # noqa: E402
 
 SENTENCES = [
     "The keys to the cabinet are lost.",

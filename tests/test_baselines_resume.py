@@ -21,7 +21,7 @@ from baselines.run import (
     partial_path,
     score_to_file,
 )
-from metric_adc.scores_file import read_scores
+from metric_adc.scores.file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from baselines.unigram import (
+from baselines.kinds.unigram import (
     TRIGRAM_FLOOR_LOGPROB,
     UNIGRAM_SOURCES,
     WORDFREQ_FLOOR,

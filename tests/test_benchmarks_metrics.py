@@ -14,8 +14,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from li_adger.benchmarks import BENCHMARKS, Items, load_items
-from metric_adc import family, prediction
+from metric_adc import prediction
 from metric_adc.classification import best_threshold, cross_validated_predictions, mcc
+from metric_adc.family import statistics as family
 from metric_adc.prediction import SENSITIVITY_THRESHOLD, accuracy_at_k, prefers_good, sensitivity
 
 log = math.log

@@ -11,16 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from metric_adc import ceiling as C
-from metric_adc import (
-    ceiling_cli,
-    ceiling_inputs,
-    ceiling_splits,
-    ceiling_tasks,
-    core,
-    rows,
-    thesis,
-)
+from metric_adc import core
+from metric_adc.ceiling import cli as ceiling_cli
+from metric_adc.ceiling import compute as C
+from metric_adc.ceiling import inputs as ceiling_inputs
+from metric_adc.ceiling import splits as ceiling_splits
+from metric_adc.ceiling import tasks as ceiling_tasks
+from metric_adc.report import rows
+from metric_adc.thesis import outputs as thesis
 
 
 # ----------------------------------------------------------------------------- synthetic
@@ -220,7 +218,7 @@ def test_cli_table_and_plot(inputs, capsys, tmp_path):
 
 
 def test_the_cached_ceiling_row_is_the_computed_one_and_a_damaged_entry_is_recomputed(tmp_path):
-    from metric_adc.ceiling_cache import cached_row
+    from metric_adc.ceiling.cache import cached_row
 
     calls = []
 

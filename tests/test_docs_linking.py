@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from baselines.unigram import TRIGRAM_FLOOR_LOGPROB, WORDFREQ_FLOOR
-from metric_adc.linking_fit import DEFAULT_FOLDS, DEFAULT_SEED
-from metric_adc.linking_rows import LINKING_CHOICES
+from baselines.kinds.unigram import TRIGRAM_FLOOR_LOGPROB, WORDFREQ_FLOOR
+from metric_adc.linking.fit import DEFAULT_FOLDS, DEFAULT_SEED
+from metric_adc.linking.rows import LINKING_CHOICES
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "linking.md").read_text(encoding="utf-8")

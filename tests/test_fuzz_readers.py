@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from li_adger.readers import InputFileError, read_sentence_table
-from metric_adc.scores_file import (
+from li_adger.io.readers import InputFileError, read_sentence_table
+from metric_adc.scores.file import (
     RECORD_FIELDS,
     PartialFileError,
     ScoresFile,

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import li_adger
 from metric_adc import harness
 from metric_adc.harness import samples, task
-from metric_adc.thesis import load_thesis_scores
+from metric_adc.thesis.outputs import load_thesis_scores
 
 REPO = Path(__file__).resolve().parents[1]
 AGGREGATIONS = {
@@ -140,7 +140,7 @@ def test_samples_file_becomes_the_scores_file_report_reads(tmp_path):
         for k, d in enumerate(docs)
     ]
     path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
-    from metric_adc.scores_file import read_scores
+    from metric_adc.scores.file import read_scores
 
     sf = read_scores(samples.samples_to_scores(path, tmp_path / "s.jsonl"))
     assert sf.ids == docs["id"]

@@ -18,7 +18,7 @@ import yaml
 
 from li_adger import hub
 from li_adger.__main__ import main as li_adger_main
-from li_adger.publish import DATASET_FILES
+from li_adger.hub.dataset import DATASET_FILES
 from metric_adc.__main__ import main as metric_main
 from space.__main__ import main as space_main
 
@@ -64,7 +64,7 @@ def fake_hub(monkeypatch):
     return calls
 
 
-# ------------------------------------------------------------------------------ li_adger/hub.py
+# ------------------------------------------------------------------------------ li_adger/hub/__init__.py
 @pytest.mark.parametrize(
     "repo_id", ["li-adger", "a/b/c", "/x", "owner/", "own er/x", "owner/-x", "o/x--y", "o/x..y"]
 )

@@ -18,10 +18,10 @@ import pytest
 from filelock import FileLock, Timeout
 
 from li_adger import __main__ as main_module
-from li_adger import builder as build_module
-from li_adger.ids import LI_OFFICIAL_PAIR_ALIASES, parse_id
-from li_adger.schema import SCHEMAS
-from li_adger.tables import BuildError
+from li_adger.builder import build as build_module
+from li_adger.builder.ids import LI_OFFICIAL_PAIR_ALIASES, parse_id
+from li_adger.builder.schema import SCHEMAS
+from li_adger.builder.tables import BuildError
 
 
 def test_counts(li_adger_tables):
@@ -100,7 +100,7 @@ def test_pair_invariants(li_adger_tables):
 
 def test_pairs_are_expert_ordered_and_token_matched(li_adger_tables):
     p = li_adger_tables["pairs"]
-    from li_adger.ids import mark_rank
+    from li_adger.builder.ids import mark_rank
 
     assert all(
         mark_rank(g) < mark_rank(b) for g, b in zip(p["good_mark"], p["bad_mark"], strict=True)
@@ -119,8 +119,8 @@ def test_pairs_are_expert_ordered_and_token_matched(li_adger_tables):
 
 
 def test_li_phenomena_are_the_official_pairs(li_adger_tables):
+    from li_adger.builder.tables import official_li_pairs
     from li_adger.sources import find_sources
-    from li_adger.tables import official_li_pairs
 
     official = official_li_pairs(
         find_sources(["sprouse2013/LI.conditions.csv"])["sprouse2013/LI.conditions.csv"]
@@ -213,7 +213,7 @@ def test_failed_write_leaves_previous_data_intact(tmp_path, source_copy, monkeyp
 _KILLED_BUILD = textwrap.dedent(
     """
     import os, signal, sys
-    from li_adger import builder
+    from li_adger.builder import build as builder
 
     def write_half_then_die(path, data):
         path.write_bytes(data[: len(data) // 2])

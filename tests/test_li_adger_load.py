@@ -20,9 +20,9 @@ import pytest
 import yaml
 
 import li_adger
-from li_adger import builder as build_module
 from li_adger.__main__ import main as li_adger_main
-from li_adger.schema import CONFIGS, SCHEMAS, hf_features_yaml
+from li_adger.builder import build as build_module
+from li_adger.builder.schema import CONFIGS, SCHEMAS, hf_features_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 CARD = REPO / "li_adger" / "README.md"
@@ -99,7 +99,7 @@ def test_card_example_row_is_a_row_of_the_data():
 
 
 def test_card_participant_counts_are_those_of_the_files():
-    from li_adger import participants as P
+    from li_adger.sources import participants as P
 
     text = CARD.read_text(encoding="utf-8")
     tables = {"me": P.read_ratings("me", note=False), "ls": P.read_ratings("ls", note=False)}

@@ -98,7 +98,7 @@ def test_download_from_mirror_into_cache(mirror, tmp_path):
 
 def test_build_through_download(mirror, tmp_path, monkeypatch):
     import li_adger
-    from li_adger import builder
+    from li_adger.builder import build as builder
 
     url, _ = mirror
     monkeypatch.setenv("LI_ADGER_UPSTREAM_BASE", url)

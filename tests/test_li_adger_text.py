@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from li_adger.ids import MARK_ORDER, mark_rank, parse_id
+from li_adger.builder.ids import MARK_ORDER, mark_rank, parse_id
+from li_adger.builder.text import repair_mojibake
 from li_adger.sources import source_file
-from li_adger.text import repair_mojibake
 
 # What the annotations use: ASCII and typographic punctuation, arrows, a few accented letters.
 _TEXT = st.text(alphabet=st.sampled_from(list("abcXYZ '\";.?*()-") + list("‘’“”→…–—éüØ×")))

@@ -16,8 +16,12 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import ceiling, ceiling_cli, pairs, rows, thesis
-from metric_adc.scores_file import write_scores
+from metric_adc import pairs
+from metric_adc.ceiling import cli as ceiling_cli
+from metric_adc.ceiling import compute as ceiling
+from metric_adc.report import rows
+from metric_adc.scores.file import write_scores
+from metric_adc.thesis import outputs as thesis
 
 REPO = Path(__file__).resolve().parents[1]
 THESIS_MODELS = list(thesis.MODELS)
@@ -274,7 +278,8 @@ def test_prestandardized_applies_to_the_baseline_too(trigram_z_file, capsys):
 def test_phenomenon_plot_stays_compact_for_many_phenomena(tmp_path):
     from PIL import Image
 
-    from metric_adc import core, plots
+    from metric_adc import core
+    from metric_adc.report import plots
 
     n = 230
     groups = [f"phen{i:03d}" for i in range(n) for _ in range(4)]
@@ -291,10 +296,10 @@ def test_phenomenon_plot_stays_compact_for_many_phenomena(tmp_path):
 
 def test_a_reader_that_stops_early_gets_no_traceback():
     """A command whose reader is gone (``python -m metric_adc … | head``) exits with status 1
-    and no traceback (``li_adger.cli_args.run_command``, the entry point of every command)."""
+    and no traceback (``li_adger.io.cli_args.run_command``, the entry point of every command)."""
     code = (
         "import sys\n"
-        "from li_adger.cli_args import run_command\n"
+        "from li_adger.io.cli_args import run_command\n"
         "def main():\n"
         "    print('| model |', flush=True)\n"
         "    raise BrokenPipeError(32, 'Broken pipe')\n"

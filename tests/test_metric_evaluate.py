@@ -14,7 +14,9 @@ import pytest
 from scipy import stats
 
 import metric_adc
-from metric_adc import pairs, rows, thesis
+from metric_adc import pairs
+from metric_adc.report import rows
+from metric_adc.thesis import outputs as thesis
 
 evaluate = pytest.importorskip("evaluate")
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,13 +16,14 @@ from conftest import SHARED_DATA
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc import bootstrap, rows
-from metric_adc.analysis import ANALYSIS_KEYS, analyze_outcomes
-from metric_adc.benchmark_report import REPORT_KEYS
-from metric_adc.benchmark_scores import benchmark_of, read_benchmark_scores
-from metric_adc.family import Outcomes
-from metric_adc.scores_file import write_scores
-from metric_adc.thesis import load_thesis_scores
+from metric_adc import bootstrap
+from metric_adc.family.statistics import Outcomes
+from metric_adc.report import rows
+from metric_adc.report.analysis import ANALYSIS_KEYS, analyze_outcomes
+from metric_adc.report.benchmark import REPORT_KEYS
+from metric_adc.scores.benchmark import benchmark_of, read_benchmark_scores
+from metric_adc.scores.file import write_scores
+from metric_adc.thesis.outputs import load_thesis_scores
 
 
 def _run(capsys, *argv) -> str:
@@ -340,7 +341,7 @@ def test_table_2_2_against_scikit_learn_on_the_thesis_outputs(capsys, li_adger_t
 
 def test_every_benchmark_has_a_title_for_its_table_2_2_context():
     # report shows Table 2.2 under LI-Adger and CoLA reports only; both have a title
-    from metric_adc.family_format import format_table_2_2
+    from metric_adc.report.family_format import format_table_2_2
 
     for context in ("li_adger", "cola", "table"):
         assert format_table_2_2([], context=context)

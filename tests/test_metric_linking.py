@@ -11,7 +11,7 @@ import pytest
 
 from metric_adc import __main__ as cli
 from metric_adc import pairs
-from metric_adc.linking_fit import (
+from metric_adc.linking.fit import (
     DEFAULT_FOLDS,
     DEFAULT_SEED,
     MorcelaFit,
@@ -19,8 +19,8 @@ from metric_adc.linking_fit import (
     fit_morcela,
     phenomenon_folds,
 )
-from metric_adc.linking_rows import LINKING_CHOICES, linking_rows, linking_scores
-from metric_adc.scores_file import read_scores, write_scores
+from metric_adc.linking.rows import LINKING_CHOICES, linking_rows, linking_scores
+from metric_adc.scores.file import read_scores, write_scores
 
 pytest.importorskip("wordfreq")
 
@@ -157,10 +157,10 @@ def linked_file(tmp_path_factory):
     """LI-Adger scored by a real linked scorer: the trigram's word log-probabilities as the
     model, wordfreq as the unigram model, written by the scoring run."""
     import li_adger
-    from baselines.linked import LinkedScorer
-    from baselines.ngram import NGramScorer
+    from baselines.kinds.linked import LinkedScorer
+    from baselines.kinds.ngram import NGramScorer
+    from baselines.kinds.unigram import unigram_model
     from baselines.run import score_to_file
-    from baselines.unigram import unigram_model
 
     sentences = li_adger.load("sentences")
     scorer = LinkedScorer(NGramScorer(variant="logprob"), "slor", unigram_model("wordfreq"))
@@ -172,7 +172,7 @@ def linked_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def logprob_file(tmp_path_factory):
     import li_adger
-    from baselines.ngram import NGramScorer
+    from baselines.kinds.ngram import NGramScorer
     from baselines.run import score_to_file
 
     sentences = li_adger.load("sentences")

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import pairs, rows, thesis
-from metric_adc.scores_file import write_scores
+from metric_adc import pairs
+from metric_adc.report import rows
+from metric_adc.scores.file import write_scores
+from metric_adc.thesis import outputs as thesis
 
 
 @pytest.fixture(scope="module")

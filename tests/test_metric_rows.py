@@ -1,4 +1,4 @@
-"""metric_adc.pairs and metric_adc.rows on hand-computed cases: model deltas computed once, and
+"""metric_adc.pairs and metric_adc.report.rows on hand-computed cases: model deltas computed once, and
 one row shape for a table with judgements, one without (the BLiMP criterion alone), and one
 source's pairs."""
 
@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metric_adc import pairs, rows
+from metric_adc import pairs
+from metric_adc.report import rows
 
 SCORES = {"a": 3.0, "b": 1.0, "c": 0.0, "d": 2.0}
 SD = math.sqrt(1.25)  # population sd of 3, 1, 0, 2 (mean 1.5)
@@ -124,7 +125,7 @@ def test_row_label_names_model_variant_and_convention(metadata, label, conventio
 
 
 def _npi_result(passed: list[bool], environments: list[str]) -> dict:
-    from metric_adc.family import Outcomes, summarize_outcomes
+    from metric_adc.family.statistics import Outcomes, summarize_outcomes
 
     n = len(passed)
     frame = pd.DataFrame(
@@ -148,7 +149,7 @@ def test_benchmark_row_by_hand():
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
-    from metric_adc.family import Outcomes, summarize_outcomes
+    from metric_adc.family.statistics import Outcomes, summarize_outcomes
 
     sens = pd.DataFrame({"item_id": ["a", "b", "c"], "set": ["S1", "S1", "S2"],
                          "condition": ["", "", ""], "passed": [True, False, True],

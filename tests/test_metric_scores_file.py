@@ -1,11 +1,11 @@
-"""metric_adc.scores_file: round trip, atomic write, and every validation error."""
+"""metric_adc.scores.file: round trip, atomic write, and every validation error."""
 
 import json
 import re
 
 import pytest
 
-from metric_adc.scores_file import ScoresFileError, read_scores, write_scores
+from metric_adc.scores.file import ScoresFileError, read_scores, write_scores
 
 META = {"model": "toy", "kind": "ngram", "created": "2026-01-01T00:00:00Z"}
 

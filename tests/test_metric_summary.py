@@ -33,9 +33,9 @@ from test_benchmarks_metrics import _TABLE_3
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc import rows
-from metric_adc.scores_file import write_scores
-from metric_adc.thesis import load_thesis_scores
+from metric_adc.report import rows
+from metric_adc.scores.file import write_scores
+from metric_adc.thesis.outputs import load_thesis_scores
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")

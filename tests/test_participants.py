@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import li_adger
-from li_adger import participants as P
+from li_adger.sources import participants as P
 
 
 @pytest.fixture(scope="module")

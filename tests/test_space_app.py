@@ -7,7 +7,7 @@ unset, so LI-Adger comes from the package's committed build, the thesis's refere
 absent (with a note), and the offline model, the human ceiling and the BLiMP references come
 from the results shipped with the app. Its results folder holds one scores file, a word-count
 baseline (score = minus the number of words), and is where uploads are kept. Expected
-numbers are computed independently with :func:`metric_adc.rows.evaluate_li_adger` or read
+numbers are computed independently with :func:`metric_adc.report.rows.evaluate_li_adger` or read
 from the README.
 
 Screenshots go to ``artifacts/space/`` (git-ignored).
@@ -43,7 +43,7 @@ CHROMIUM_ARGS = [
 ]
 BASELINE = "word-count baseline"
 HUMAN = "human split-half (LI only)"
-HIGHLIGHT_RGB = "rgb(253, 230, 138)"  # space.leaderboard.HIGHLIGHT's #fde68a
+HIGHLIGHT_RGB = "rgb(253, 230, 138)"  # space.ui.leaderboard.HIGHLIGHT's #fde68a
 STARTUP_TIMEOUT_S = 240
 
 
@@ -69,7 +69,7 @@ def baseline_scores(sentences) -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def results_dir(tmp_path_factory, sentences, baseline_scores) -> Path:
-    from metric_adc.scores_file import write_scores
+    from metric_adc.scores.file import write_scores
 
     d = tmp_path_factory.mktemp("results")
     write_scores(
@@ -130,7 +130,8 @@ def client(server):
 @pytest.fixture(scope="module")
 def expected(baseline_scores):
     """The metric's own row for the word-count baseline on the LI-Adger pairs."""
-    from metric_adc import pairs, rows
+    from metric_adc import pairs
+    from metric_adc.report import rows
 
     table = pairs.li_adger_pairs()
     return table, rows.evaluate_li_adger(baseline_scores, model=BASELINE, deltas=[0.5, 1.0])
@@ -213,7 +214,7 @@ def test_api_upload_valid_csv_joins_this_session_only(
 ):
     from gradio_client import Client
 
-    from metric_adc import rows
+    from metric_adc.report import rows
 
     path, scores = _char_count_csv(tmp_path, sentences, "chars")
     status = _upload_api(client, path, "char count")
@@ -287,7 +288,7 @@ def test_api_upload_refuses_malformed_files_clearly(client, tmp_path, sentences,
 
 def test_api_a_benchmark_upload_without_its_sources_is_refused_clearly(client, tmp_path):
 
-    from metric_adc.scores_file import write_scores
+    from metric_adc.scores.file import write_scores
 
     path = write_scores(tmp_path / "gpt.jsonl", [{"id": "adjunct_island.0.good", "score": -3.0}],
                         {"model": "gpt", "dataset": "blimp"})  # fmt: skip

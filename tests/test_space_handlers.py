@@ -1,6 +1,6 @@
-"""Each event handler of the app (space/handlers.py), called directly: no server, no browser.
+"""Each event handler of the app (space/ui/handlers.py), called directly: no server, no browser.
 
-Most use the toy data of space/toy.py (3 LI-Adger-like pairs, a BLiMP-shaped benchmark of 4
+Most use the toy data of space/data/toy.py (3 LI-Adger-like pairs, a BLiMP-shaped benchmark of 4
 pairs) whose expected values are worked out by hand in the comments.
 """
 
@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from metric_adc.scores_file import ScoresFile
-from space import handlers
-from space.benchmark_data import FamilyEntry
-from space.entries import KIND_KEPT, KIND_UPLOAD
-from space.leaderboard import HIGHLIGHT
-from space.store import Kept, LocalStore
-from space.toy import toy_space_data
-from space.upload import Upload
+from metric_adc.scores.file import ScoresFile
+from space.data.benchmark_data import FamilyEntry
+from space.data.entries import KIND_KEPT, KIND_UPLOAD
+from space.data.store import Kept, LocalStore
+from space.data.toy import toy_space_data
+from space.data.upload import Upload
+from space.ui import handlers
+from space.ui.leaderboard import HIGHLIGHT
 
 
 @pytest.fixture()

@@ -18,10 +18,10 @@ import pytest
 from space_helpers import readme_row
 
 from li_adger.benchmarks import BENCHMARKS, load_items
-from metric_adc import rows
-from metric_adc.family import evaluate_items
+from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
-from space import shipped
+from metric_adc.report import rows
+from space.data import shipped
 
 SHIPPED = shipped.SHIPPED_DIR
 TRIGRAM = "trigram-slor"
@@ -110,8 +110,8 @@ def test_the_shipped_trigram_row_is_the_readmes():
 
 
 def test_the_shipped_ceiling_is_the_readmes_human_row_recomputed():
-    from metric_adc.__main__ import HUMAN_ROW_SPLITS
-    from space.loaders import compute_ceiling
+    from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS
+    from space.data.loaders import compute_ceiling
 
     c = shipped.read_ceiling(SHIPPED)
     want = readme_row("human split-half (LI only)")

@@ -20,7 +20,8 @@ from li_adger.sources import (
     SourceNotFoundError,
     sha256_file,
 )
-from metric_adc import rows, thesis
+from metric_adc.report import rows
+from metric_adc.thesis import outputs as thesis
 
 SHARED = SHARED_DATA
 FILES = [*THESIS_OUTPUT_FILES, thesis.JUDGEMENTS]
@@ -132,7 +133,7 @@ def test_download_into_the_cache(nowhere, thesis_copy, monkeypatch):
 
 
 def test_the_space_starts_without_them(nowhere):
-    from space.loaders import load_thesis_entries
+    from space.data.loaders import load_thesis_entries
 
     start = time.perf_counter()
     entries, why = load_thesis_entries(None)

@@ -251,7 +251,7 @@ def load_references(
     name: str, *, source: str | os.PathLike | None = None
 ) -> dict[str, pd.DataFrame]:
     """The reference rows a benchmark's own data holds, as tidy frames keyed by reference name
-    (empty when it holds none; LI-Adger's thesis models come from :mod:`metric_adc.thesis`).
+    (empty when it holds none; LI-Adger's thesis models come from :mod:`metric_adc.thesis.outputs`).
 
     Examples
     --------

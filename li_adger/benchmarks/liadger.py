@@ -48,7 +48,7 @@ def read(paths: Mapping[str, Path]) -> Items:
     ['0', '32.1.martin.1a.g.01', '32.1.martin.2c.*.01', 'LI']
     """
     import li_adger
-    from li_adger.builder import is_built
+    from li_adger.builder.build import is_built
 
     if not is_built():
         # the folder with the layout of shared/data that holds the verified sources

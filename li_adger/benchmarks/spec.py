@@ -215,9 +215,9 @@ class Benchmark:
     headline
         How the overall number is formed (:class:`Headline`).
     metrics
-        Names of the metric functions that apply, resolved by :mod:`metric_adc.family`.
+        Names of the metric functions that apply, resolved by :mod:`metric_adc.family.statistics`.
     references
-        Names of the reference-row sources, resolved by :mod:`metric_adc.family`.
+        Names of the reference-row sources, resolved by :mod:`metric_adc.family.statistics`.
     reference_files, read_references
         The files and the reader of the reference data (tidy frames keyed by reference
         name), when the benchmark's own data holds reference rows.

@@ -1,7 +1,7 @@
 """ADC: the Acceptability Delta Criterion and the BLiMP criterion, as an ``evaluate`` module.
 
 This module only adapts inputs: per-pair lists become a :class:`metric_adc.pairs.PairTable`
-and scores by sentence id, and the result is the row of :func:`metric_adc.rows.model_row`
+and scores by sentence id, and the result is the row of :func:`metric_adc.report.rows.model_row`
 (the math is :mod:`metric_adc.core`) without its name and caption (install the
 ``li-adger-adc`` distribution, or run from its repository root).
 """
@@ -16,7 +16,7 @@ import numpy as np
 from metric_adc import core
 from metric_adc.checks import as_finite, as_human_deltas, as_ids, as_labels, check_bool
 from metric_adc.pairs import PairTable, UnscoredSentencesWarning, check_coverage, model_deltas
-from metric_adc.rows import RESULT_KEYS, model_row
+from metric_adc.report.rows import RESULT_KEYS, model_row
 
 _CITATION = """\
 @mastersthesis{vazquezmartinez2021adc,

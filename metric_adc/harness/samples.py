@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from metric_adc.harness import TASK
-from metric_adc.scores_file import write_scores
+from metric_adc.scores.file import write_scores
 
 __all__ = ["read_samples", "samples_to_scores"]
 
@@ -94,7 +94,7 @@ def samples_to_scores(
     Examples
     --------
     >>> import json, tempfile, pathlib
-    >>> from metric_adc.scores_file import read_scores
+    >>> from metric_adc.scores.file import read_scores
     >>> d = pathlib.Path(tempfile.mkdtemp()) / "EleutherAI__pythia-160m"
     >>> d.mkdir()
     >>> doc = {"id": "32.1.martin.1a.g.01", "sentence": "Kerry attempted to study physics."}

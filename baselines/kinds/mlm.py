@@ -1,0 +1,478 @@
+"""Masked-LM pseudo-log-likelihood (PLL): every token masked in turn and scored by the model.
+
+Two variants:
+
+``"original"`` (Salazar et al. 2020)
+    One copy of the sentence per token; in copy *i* only token *i* is replaced by the mask
+    token, and the score of token *i* is its log-probability at that position.
+``"word-l2r"`` (Kauf & Ivanova 2023, "within-word left-to-right")
+    As above, but when token *i* is a sub-token of a word, the sub-tokens of the same word to
+    its right are masked too, so a word split into pieces cannot be predicted from its own
+    later pieces.
+
+Conventions (they change numbers, so they are fixed and tested):
+
+- The tokenizer adds the model's special tokens (``[CLS]``/``[SEP]``, ``<s>``/``</s>``);
+  they and padding are never masked and never scored. Every other token is scored.
+- A *word* is what the tokenizer's pre-tokenizer produces (``word_ids()`` of a fast
+  tokenizer): punctuation is a word of its own, ``isn't`` is three words for BERT.
+- Log-probabilities are natural logs computed in float32 whatever the model's dtype; the
+  sentence score is their **sum** (``reduction="sum"``).
+
+**Cloze units** (:meth:`MaskedLMScorer.score_cloze`, Ettinger 2020 §6): the text is
+``context + " " + completion + " ."`` (a period after the blank, as Ettinger gave BERT) with
+every token of the completion masked — one mask per token. ``score`` is the log-softmax of the
+completion's token at its mask; a completion of *k* tokens is scored left to right by the
+chain rule (token *i* predicted with the tokens before it filled in, those after it still
+masked). ``rank`` is the rank of its first token at the first mask among the tokens that can
+start a word (WordPiece ``##`` continuations and special tokens excluded;
+:func:`baselines.kinds.cloze.word_start_mask`), ``top`` the five most probable of those.
+
+All masked copies of all sentences form one stream, cut into forward passes so that
+``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
+so each pass pads to (nearly) its own length and the largest pass comes first. The output
+head is applied at the scored positions only, and for BERT-style encoders so is most of the
+last layer (:mod:`baselines.fast.mlm_last_layer`).
+
+Examples
+--------
+>>> mask_plan([None, 0, 1, 1, None], [1, 0, 0, 0, 1], "original")
+[(1, (1,)), (2, (2,)), (3, (3,))]
+>>> mask_plan([None, 0, 1, 1, None], [1, 0, 0, 0, 1], "word-l2r")
+[(1, (1,)), (2, (2, 3)), (3, (3,))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from baselines.fast.mlm_last_layer import (
+    hidden_at_positions,
+    last_layer_at,
+    supports_scored_positions,
+)
+from baselines.fast.mlm_onnx import OnnxFirstLayers, check_runtime
+from baselines.hf import library_versions, max_sequence_length
+from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
+from baselines.kinds.cloze import TokenCandidates
+
+VARIANTS: tuple[str, ...] = ("original", "word-l2r")
+
+# Models whose MLM head can be applied to selected hidden states only (saves the vocabulary
+# projection at every unmasked position). Others fall back to the model's full forward pass.
+_HEAD_ATTRIBUTE = {
+    "bert": "cls",
+    "roberta": "lm_head",
+    "xlm-roberta": "lm_head",
+    "camembert": "lm_head",
+    "roberta-prelayernorm": "lm_head",
+}
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """One masked copy: sentence (index among unique sentences), scored position, masks;
+    ``keep_row``: keep the whole log-probability row at the scored position (cloze ranks)."""
+
+    sentence: int
+    position: int
+    masked: tuple[int, ...]
+    keep_row: bool = False
+
+
+def mask_plan(
+    word_ids: Sequence[int | None], special_tokens_mask: Sequence[int], variant: str
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For each scored position, the positions masked in its copy.
+
+    ``word_ids[i]`` is the word token *i* belongs to (``None`` for special tokens) and
+    ``special_tokens_mask[i]`` is 1 for special tokens, which are never scored nor masked.
+    A non-special token without a word id counts as a word of its own.
+
+    Examples
+    --------
+    >>> mask_plan([None, 0, 0, 0, 1, None], [1, 0, 0, 0, 0, 1], "word-l2r")
+    [(1, (1, 2, 3)), (2, (2, 3)), (3, (3,)), (4, (4,))]
+    >>> mask_plan([None, 0, None], [1, 0, 1], "l2r")
+    Traceback (most recent call last):
+    ...
+    ValueError: variant must be one of 'original', 'word-l2r' (got 'l2r')
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+    if len(word_ids) != len(special_tokens_mask):
+        raise ValueError(
+            f"word_ids and special_tokens_mask must have the same length "
+            f"(got {len(word_ids)} and {len(special_tokens_mask)})"
+        )
+    scored = [i for i, special in enumerate(special_tokens_mask) if not special]
+    plan = []
+    for i in scored:
+        if variant == "original" or word_ids[i] is None:
+            plan.append((i, (i,)))
+        else:
+            same_word_right = (j for j in scored if j > i and word_ids[j] == word_ids[i])
+            plan.append((i, (i, *same_word_right)))
+    return plan
+
+
+#: Default tokens per forward pass. On a CPU small passes stay in cache: BERT-base PLL ran at
+#: 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096 on a 2-core Xeon; on a 2-core
+#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/speed.md).
+#: On a GPU large passes keep the device busy.
+CPU_TOKEN_BUDGET = 512
+GPU_TOKEN_BUDGET = 4096
+
+
+def default_token_budget(device: str | object) -> int:
+    """Tokens per forward pass when none is given: small on a CPU, large on a GPU.
+
+    Examples
+    --------
+    >>> default_token_budget("cpu"), default_token_budget("cuda")
+    (512, 4096)
+    """
+    kind = getattr(device, "type", str(device).split(":")[0])
+    return GPU_TOKEN_BUDGET if kind == "cuda" else CPU_TOKEN_BUDGET
+
+
+def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, int]]:
+    """Cut a stream of copies (their lengths, longest first) into forward passes.
+
+    Returns ``(start, stop)`` slices such that ``(stop - start) × max(length in slice)`` never
+    exceeds ``token_budget``.
+
+    Examples
+    --------
+    >>> plan_passes([5, 5, 5, 3, 3, 3, 3], 10)
+    [(0, 2), (2, 4), (4, 7)]
+    >>> plan_passes([12], 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: token_budget (10) is smaller than one masked copy (12 tokens); raise token_budget
+    """
+    passes = []
+    start, width = 0, 0
+    for i, length in enumerate(lengths):
+        if length > token_budget:
+            raise ValueError(
+                f"token_budget ({token_budget}) is smaller than one masked copy "
+                f"({length} tokens); raise token_budget"
+            )
+        new_width = max(width, length)
+        if i > start and (i - start + 1) * new_width > token_budget:
+            passes.append((start, i))
+            start, new_width = i, length
+        width = new_width
+    if start < len(lengths):
+        passes.append((start, len(lengths)))
+    return passes
+
+
+class MaskedLMScorer:
+    """Pseudo-log-likelihood of sentences under a Hugging Face masked LM.
+
+    Parameters
+    ----------
+    model_name_or_path:
+        A Hub name (``"bert-base-uncased"``) or a local folder with model and tokenizer.
+    device:
+        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
+    variant:
+        ``"original"`` or ``"word-l2r"`` (see the module docstring).
+    token_budget:
+        Upper bound on ``copies × padded length`` per forward pass; bounds memory for any
+        sentence length. The logits of one pass take at most ``token_budget × vocabulary``
+        floats. ``None`` (default): :func:`default_token_budget` of the device (512 tokens on
+        a CPU, 4096 on a GPU), raised to one copy's length for a longer sentence.
+    precision:
+        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
+    progress:
+        Show a progress bar over forward passes.
+    runtime:
+        ``"torch"`` (default) or ``"onnx"``: every encoder layer but the last in ONNX Runtime
+        (CPU, fp32, BERT-style encoders; the ``onnx`` extra), see :mod:`baselines.fast.mlm_onnx`.
+
+    Examples
+    --------
+    >>> import tempfile, torch
+    >>> from transformers import BertConfig, BertForMaskedLM
+    >>> from baselines.models.minilm import packaged_encoder_path
+    >>> from transformers import AutoTokenizer
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = torch.manual_seed(0)
+    >>> cfg = BertConfig(vocab_size=30522, hidden_size=16, num_hidden_layers=1,
+    ...                  num_attention_heads=2, intermediate_size=32)
+    >>> BertForMaskedLM(cfg).save_pretrained(folder)
+    >>> AutoTokenizer.from_pretrained(packaged_encoder_path()).save_pretrained(folder)
+    ('...
+    >>> scorer = MaskedLMScorer(folder, device="cpu", progress=False)
+    >>> [round(x) < 0 for x in scorer.score(["The keys are lost.", "Go."])]
+    [True, True]
+    >>> scorer.token_logprobs(["Go."])[0].tokens
+    ('go', '.')
+    """
+
+    kind = "mlm"
+    reduction = "sum"
+
+    def __init__(
+        self,
+        model_name_or_path: str,
+        *,
+        device: str = "auto",
+        variant: str = "original",
+        token_budget: int | None = None,
+        precision: str = "auto",
+        revision: str | None = None,
+        progress: bool = True,
+        runtime: str = "torch",
+    ) -> None:
+        import torch
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+        from baselines.device import inference_dtype, resolve_device
+        from baselines.hf import hub_options, revision_metadata
+
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+        if token_budget is not None and (not isinstance(token_budget, int) or token_budget < 1):
+            raise ValueError(f"token_budget must be a positive int (got {token_budget!r})")
+        self.name = str(model_name_or_path)
+        self.variant = f"pll-{variant}"
+        self._variant = variant
+        self.progress = progress
+        self.device = resolve_device(device)
+        # no budget given: the device's default, widened for a sentence longer than it
+        self._auto_budget = token_budget is None
+        self.token_budget = (
+            default_token_budget(self.device) if token_budget is None else token_budget
+        )
+        self.dtype = inference_dtype(self.device, precision)
+        hub = hub_options(revision)
+        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path, **hub)
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise ValueError(
+                f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
+                f"need one (got {type(self.tokenizer).__name__})"
+            )
+        if self.tokenizer.mask_token_id is None:
+            raise ValueError(f"tokenizer of {self.name!r} has no mask token; is it a masked LM?")
+        try:
+            model = AutoModelForMaskedLM.from_pretrained(
+                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa", **hub
+            )
+        except (ValueError, ImportError):  # the architecture does not support SDPA
+            model = AutoModelForMaskedLM.from_pretrained(
+                model_name_or_path, dtype=self.dtype, **hub
+            )
+        self.model = model.to(self.device).eval()
+        self._revision = revision_metadata(model.config, revision)
+        self._head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
+        # the last layer at the scored positions only: where the head is ours to apply too
+        self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
+            self.model
+        )
+        check_runtime(runtime, model=self.model, device=self.device, dtype=self.dtype)
+        self.runtime = runtime
+        self._onnx = OnnxFirstLayers(self.model) if runtime == "onnx" else None
+        self.max_length = max_sequence_length(self.model.config, self.tokenizer)
+        self._torch = torch
+        self._candidates = TokenCandidates(self.tokenizer)
+
+    # -- public API --------------------------------------------------------------------------
+
+    def score(self, sentences: Sequence[str]) -> list[float]:
+        """Sum of the PLL token log-probabilities of each sentence, in order."""
+        return [t.total for t in self.token_logprobs(sentences)]
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
+        """The PLL log-probability of every non-special token of each sentence, in order."""
+        sentences = check_sentences(sentences)
+        unique = list(dict.fromkeys(sentences))
+        encodings = self._encode(unique)
+        order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))
+        copies = [
+            _Copy(k, position, masked)
+            for k in order
+            for position, masked in mask_plan(encodings[k][1], encodings[k][2], self._variant)
+        ]
+        logprobs, _ = self._run(copies, encodings)
+        results = {}
+        for k, (ids, _, special, _) in enumerate(encodings):
+            positions = [i for i, s in enumerate(special) if not s]
+            tokens = tuple(self.tokenizer.convert_ids_to_tokens([ids[i] for i in positions]))
+            results[unique[k]] = TokenLogProbs(
+                tokens=tokens, logprobs=tuple(logprobs[(k, i)] for i in positions)
+            )
+        return [results[s] for s in sentences]
+
+    def score_cloze(
+        self, contexts: Sequence[str], completions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per cloze unit: ``score``, ``rank`` and ``top`` (see the module docs).
+
+        The text ``context + " " + completion + " ."`` is encoded with the special tokens and
+        every token of the completion is masked; the completion's tokens are then predicted
+        left to right, each with the ones before it filled in.
+        """
+        contexts, completions = check_cloze(contexts, completions)
+        units = list(dict.fromkeys(zip(contexts, completions, strict=True)))
+        encodings, spans = self._encode_cloze(units)
+        order = sorted(range(len(units)), key=lambda k: -len(encodings[k][0]))
+        copies = [
+            _Copy(k, position, spans[k][i:], keep_row=i == 0)
+            for k in order
+            for i, position in enumerate(spans[k])
+        ]
+        logprobs, rows = self._run(copies, encodings)
+        found = {
+            unit: self._candidates.record(
+                sum(logprobs[(k, p)] for p in spans[k]),
+                rows[(k, spans[k][0])].numpy(),
+                encodings[k][0][spans[k][0]],
+            )
+            for k, unit in enumerate(units)
+        }
+        return [dict(found[u]) for u in zip(contexts, completions, strict=True)]
+
+    def metadata(self) -> dict[str, Any]:
+        """Facts needed to reproduce the scores."""
+        return {
+            **scorer_identity(self),
+            "scored_tokens": "every token except the tokenizer's special tokens",
+            "token_budget": self.token_budget,
+            "precision": str(self.dtype).removeprefix("torch."),
+            "device": str(self.device),
+            "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
+            "runtime": self.runtime,
+            "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
+            **self._revision,
+            "versions": library_versions(),
+        }
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _encode(self, sentences: list[str]) -> list[tuple[list[int], list, list[int], list]]:
+        """Token ids, word ids, special-token mask and token-type ids of each sentence."""
+        enc = self.tokenizer(
+            sentences, add_special_tokens=True, return_special_tokens_mask=True, truncation=False
+        )
+        out = []
+        for k, ids in enumerate(enc["input_ids"]):
+            special = enc["special_tokens_mask"][k]
+            self._check_length(ids, sentences[k])
+            if all(special):
+                raise ValueError(f"sentence {sentences[k]!r} has no token to score")
+            types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
+            out.append((ids, enc.word_ids(k), special, types))
+        return out
+
+    def _encode_cloze(
+        self, units: list[tuple[str, str]]
+    ) -> tuple[list[tuple[list[int], list, list[int], list]], list[tuple[int, ...]]]:
+        """Encodings (as :meth:`_encode`) of each ``context + " " + completion + " ."`` and the
+        positions of the completion's tokens in each."""
+        texts = [f"{context} {completion} ." for context, completion in units]
+        enc = self.tokenizer(
+            texts,
+            add_special_tokens=True,
+            return_special_tokens_mask=True,
+            return_offsets_mapping=True,
+            truncation=False,
+        )
+        encodings, spans = [], []
+        for k, ids in enumerate(enc["input_ids"]):
+            self._check_length(ids, texts[k])
+            begin = len(units[k][0]) + 1
+            end = begin + len(units[k][1])
+            special = enc["special_tokens_mask"][k]
+            offsets = enc["offset_mapping"][k]
+            inside, across = [], []
+            for i, (a, b) in enumerate(offsets):
+                if special[i] or b <= a:
+                    continue
+                if begin <= a and b <= end:
+                    inside.append(i)
+                elif a < end and b > begin:
+                    across.append(i)
+            if across or not inside:
+                raise ValueError(
+                    f"the completion {units[k][1]!r} is not a whole number of tokens of "
+                    f"{self.name!r} after the context {units[k][0][-60:]!r}"
+                )
+            types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
+            encodings.append((ids, enc.word_ids(k), special, types))
+            spans.append(tuple(inside))
+        return encodings, spans
+
+    def _check_length(self, ids: Sequence[int], text: str) -> None:
+        if self.max_length is not None and len(ids) > self.max_length:
+            raise ValueError(
+                f"sentence {text[:60]!r} has {len(ids)} tokens after tokenisation but "
+                f"model {self.name!r} accepts at most {self.max_length}"
+            )
+
+    def _run(
+        self, copies: list[_Copy], encodings: list
+    ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any]]:
+        """The log-probability of each copy's target token at its scored position, keyed by
+        ``(sentence, position)``, and the whole float32 log-probability row (a CPU tensor) of
+        the copies with ``keep_row``."""
+        from tqdm.auto import tqdm
+
+        torch = self._torch
+        lengths = [len(encodings[c.sentence][0]) for c in copies]
+        budget = max(self.token_budget, *lengths) if self._auto_budget else self.token_budget
+        passes = plan_passes(lengths, budget)
+        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        mask_id = self.tokenizer.mask_token_id
+        head_name = self._head_name
+        out: dict[tuple[int, int], float] = {}
+        rows_kept: dict[tuple[int, int], Any] = {}
+        bar = tqdm(
+            passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
+        )
+        with torch.inference_mode():
+            for start, stop in bar:
+                chunk = copies[start:stop]
+                width = max(lengths[start:stop])
+                ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
+                attention = torch.zeros((len(chunk), width), dtype=torch.long)
+                types = torch.zeros((len(chunk), width), dtype=torch.long)
+                targets = torch.empty(len(chunk), dtype=torch.long)
+                for row, c in enumerate(chunk):
+                    seq, _, _, seq_types = encodings[c.sentence]
+                    ids[row, : len(seq)] = torch.tensor(seq)
+                    attention[row, : len(seq)] = 1
+                    if seq_types is not None:
+                        types[row, : len(seq)] = torch.tensor(seq_types)
+                    targets[row] = seq[c.position]
+                    ids[row, list(c.masked)] = mask_id
+                inputs = {"input_ids": ids, "attention_mask": attention}
+                if encodings[chunk[0].sentence][3] is not None:
+                    inputs["token_type_ids"] = types
+                inputs = {k: v.to(self.device) for k, v in inputs.items()}
+                rows = torch.arange(len(chunk), device=self.device)
+                positions = torch.tensor([c.position for c in chunk], device=self.device)
+                if self._onnx is not None:
+                    before = self._onnx(ids, attention, types)
+                    hidden = last_layer_at(self.model, before, attention, positions)
+                    logits = getattr(self.model, head_name)(hidden)
+                elif self._last_layer_scored_only:
+                    hidden = hidden_at_positions(self.model, inputs, positions)
+                    logits = getattr(self.model, head_name)(hidden)
+                elif head_name is not None:
+                    hidden = self.model.base_model(**inputs)[0]
+                    logits = getattr(self.model, head_name)(hidden[rows, positions])
+                else:
+                    logits = self.model(**inputs).logits[rows, positions]
+                logp = logits.float().log_softmax(-1)
+                picked = logp[rows, targets.to(self.device)].cpu().tolist()
+                for row, (c, value) in enumerate(zip(chunk, picked, strict=True)):
+                    out[(c.sentence, c.position)] = float(value)
+                    if c.keep_row:
+                        rows_kept[(c.sentence, c.position)] = logp[row].cpu()
+        return out, rows_kept

@@ -1,0 +1,329 @@
+"""Fine-tuning an encoder on CoLA: several seeds, the checkpoint chosen by dev-set MCC.
+
+Each seed fixes both the classifier head's initialisation and the order of the training
+examples (and dropout), all drawn from a private random stream: the caller's global torch
+random state is left untouched. After every epoch the model is evaluated on the selection set
+(CoLA's out-of-domain dev set by default). Each seed's best epoch is kept in
+``out_dir/seed-<seed>``; the best of them is copied to ``out_dir/best`` with ``report.json``.
+Progress is saved after each seed, so an interrupted run resumes at the first unfinished seed
+(a seed's result does not depend on the other seeds, so adding seeds reuses finished ones).
+
+Examples
+--------
+>>> matthews_corrcoef([1, 1, 0, 0], [1, 0, 0, 0])
+0.5773502691896258
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from baselines.models.cola_data import read_cola
+from li_adger.io.atomic import atomic_dir, atomic_write_text
+
+LABELS = {0: "unacceptable", 1: "acceptable"}
+
+
+def matthews_corrcoef(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
+    """Matthews correlation coefficient of binary labels.
+
+    When a row or column of the confusion matrix is empty (e.g. every prediction is the same
+    class) the coefficient is undefined; this returns 0.0, as scikit-learn does.
+
+    Examples
+    --------
+    >>> matthews_corrcoef([1, 0, 1, 0], [1, 0, 1, 0])
+    1.0
+    >>> matthews_corrcoef([1, 0, 1, 0], [1, 1, 1, 1])
+    0.0
+    >>> matthews_corrcoef([1, 0], [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred must have the same length (got 2 and 1)
+    """
+    if len(y_true) != len(y_pred):
+        raise ValueError(
+            f"y_true and y_pred must have the same length (got {len(y_true)} and {len(y_pred)})"
+        )
+    tp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and p)
+    tn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if not t and not p)
+    fp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if not t and p)
+    fn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and not p)
+    denominator = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return 0.0 if denominator == 0 else (tp * tn - fp * fn) / denominator
+
+
+@dataclass(frozen=True)
+class EpochResult:
+    """Selection-set figures after one epoch of one seed."""
+
+    seed: int
+    epoch: int
+    dev_mcc: float
+    dev_accuracy: float
+    train_loss: float
+    seconds: float
+    extra_mcc: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FinetuneResult:
+    """The chosen checkpoint and the full history it was chosen from."""
+
+    best_path: Path
+    best: EpochResult
+    history: tuple[EpochResult, ...]
+    settings: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable report.
+
+        Examples
+        --------
+        >>> r = EpochResult(seed=0, epoch=1, dev_mcc=0.2, dev_accuracy=0.7, train_loss=0.6,
+        ...                 seconds=1.0)
+        >>> FinetuneResult(Path("m"), r, (r,), {}).to_dict()["best"]["dev_mcc"]
+        0.2
+        """
+        return {
+            "best_path": str(self.best_path),
+            "best": asdict(self.best),
+            "history": [asdict(h) for h in self.history],
+            "settings": self.settings,
+        }
+
+
+def select_best(history: Sequence[EpochResult]) -> EpochResult:
+    """The epoch with the highest selection MCC; ties go to the earliest (seed order, epoch).
+
+    Examples
+    --------
+    >>> a = EpochResult(0, 1, 0.1, 0.6, 0.7, 1.0)
+    >>> b = EpochResult(0, 2, 0.3, 0.7, 0.5, 1.0)
+    >>> c = EpochResult(1, 1, 0.3, 0.7, 0.5, 1.0)
+    >>> select_best([a, b, c]).epoch, select_best([a, b, c]).seed
+    (2, 0)
+    """
+    if not history:
+        raise ValueError("history is empty: no epoch was evaluated")
+    best = history[0]
+    for h in history[1:]:
+        if h.dev_mcc > best.dev_mcc:
+            best = h
+    return best
+
+
+def _write_json(path: Path, payload: Any) -> None:
+    atomic_write_text(path, json.dumps(payload, indent=2))
+
+
+def predict_labels(
+    model: Any, tokenizer: Any, sentences: Sequence[str], *, batch_size: int, device: Any
+) -> list[int]:
+    """Argmax labels of a sequence classifier (no gradient, eval mode, length-sorted batches)."""
+    import torch
+
+    model.eval()
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    predictions = [0] * len(sentences)
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            batch = tokenizer([sentences[i] for i in idx], padding=True, return_tensors="pt")
+            logits = model(**{k: v.to(device) for k, v in batch.items()}).logits
+            for i, label in zip(idx, logits.argmax(-1).tolist(), strict=True):
+                predictions[i] = int(label)
+    return predictions
+
+
+def finetune(
+    encoder_name_or_path: str,
+    *,
+    train_path: str | os.PathLike,
+    dev_path: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    seeds: Sequence[int] = (0, 1),
+    epochs: int = 3,
+    lr: float = 5e-5,
+    batch_size: int = 32,
+    weight_decay: float = 0.01,
+    warmup_ratio: float = 0.1,
+    max_length: int = 128,
+    device: str = "auto",
+    limit_train: int | None = None,
+    extra_dev: Mapping[str, str | os.PathLike] | None = None,
+    progress: bool = True,
+) -> FinetuneResult:
+    """Fine-tune ``encoder_name_or_path`` on CoLA for each seed; keep the best checkpoint.
+
+    ``dev_path`` is the selection set (the thesis used CoLA's out-of-domain dev set);
+    ``extra_dev`` maps names to further CoLA files whose MCC is reported but not used for
+    selection. ``limit_train`` keeps only the first N training sentences (for quick checks).
+
+    Examples
+    --------
+    >>> finetune("enc", train_path="t", dev_path="d", out_dir="o", seeds=())
+    Traceback (most recent call last):
+    ...
+    ValueError: seeds must name at least one seed (got ())
+    """
+    if not seeds:
+        raise ValueError(f"seeds must name at least one seed (got {tuple(seeds)})")
+    if epochs < 1:
+        raise ValueError(f"epochs must be >= 1 (got {epochs})")
+    import torch
+    from tqdm.auto import tqdm
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        get_linear_schedule_with_warmup,
+    )
+
+    from baselines.device import resolve_device
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    dev = resolve_device(device)
+    train_x, train_y = read_cola(train_path)
+    if limit_train is not None:
+        train_x, train_y = train_x[:limit_train], train_y[:limit_train]
+    dev_x, dev_y = read_cola(dev_path)
+    extra = {name: read_cola(p) for name, p in (extra_dev or {}).items()}
+    tokenizer = AutoTokenizer.from_pretrained(encoder_name_or_path)
+    settings = {
+        "encoder": str(encoder_name_or_path),
+        "train_path": str(train_path),
+        "dev_path": str(dev_path),
+        "train_sentences": len(train_x),
+        "seeds": list(seeds),
+        "epochs": epochs,
+        "lr": lr,
+        "batch_size": batch_size,
+        "weight_decay": weight_decay,
+        "warmup_ratio": warmup_ratio,
+        "max_length": max_length,
+        "selection": "highest dev MCC over seeds and epochs",
+    }
+    progress_file = out / "progress.json"
+    history: list[EpochResult] = []
+    done_seeds: set[int] = set()
+    if progress_file.is_file():
+        saved = json.loads(progress_file.read_text(encoding="utf-8"))
+        # a seed's result does not depend on which other seeds are run
+        same = {k: v for k, v in settings.items() if k != "seeds"}
+        if {k: v for k, v in saved.get("settings", {}).items() if k != "seeds"} == same:
+            done_seeds = set(saved["done_seeds"]) & set(seeds)
+            history = [EpochResult(**h) for h in saved["history"] if h["seed"] in done_seeds]
+
+    steps_per_epoch = math.ceil(len(train_x) / batch_size)
+    for seed in seeds:
+        if seed in done_seeds:
+            continue
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            generator = torch.Generator().manual_seed(seed)
+            model = AutoModelForSequenceClassification.from_pretrained(
+                encoder_name_or_path,
+                num_labels=2,
+                id2label=LABELS,
+                label2id={v: k for k, v in LABELS.items()},
+            ).to(dev)
+            no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
+            groups = [
+                {
+                    "params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
+                    "weight_decay": weight_decay,
+                },
+                {
+                    "params": [p for n, p in model.named_parameters() if n.endswith(no_decay)],
+                    "weight_decay": 0.0,
+                },
+            ]
+            optimizer = torch.optim.AdamW(groups, lr=lr)
+            total = steps_per_epoch * epochs
+            scheduler = get_linear_schedule_with_warmup(optimizer, int(warmup_ratio * total), total)
+            seed_best = -math.inf
+            for epoch in range(1, epochs + 1):
+                started = time.perf_counter()
+                model.train()
+                order = torch.randperm(len(train_x), generator=generator).tolist()
+                losses = []
+                bar = tqdm(
+                    range(0, len(order), batch_size),
+                    disable=not progress,
+                    desc=f"CoLA seed {seed} epoch {epoch}/{epochs}",
+                    unit="batch",
+                )
+                for start in bar:
+                    idx = order[start : start + batch_size]
+                    batch = tokenizer(
+                        [train_x[i] for i in idx],
+                        padding=True,
+                        truncation=True,
+                        max_length=max_length,
+                        return_tensors="pt",
+                    )
+                    labels = torch.tensor([train_y[i] for i in idx])
+                    loss = model(
+                        **{k: v.to(dev) for k, v in batch.items()}, labels=labels.to(dev)
+                    ).loss
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                    optimizer.step()
+                    scheduler.step()
+                    optimizer.zero_grad()
+                    losses.append(loss.item())
+                predictions = predict_labels(model, tokenizer, dev_x, batch_size=128, device=dev)
+                extra_mcc = {
+                    name: matthews_corrcoef(
+                        y, predict_labels(model, tokenizer, x, batch_size=128, device=dev)
+                    )
+                    for name, (x, y) in extra.items()
+                }
+                result = EpochResult(
+                    seed=seed,
+                    epoch=epoch,
+                    dev_mcc=matthews_corrcoef(dev_y, predictions),
+                    dev_accuracy=sum(int(p == y) for p, y in zip(predictions, dev_y, strict=True))
+                    / len(dev_y),
+                    train_loss=sum(losses) / len(losses),
+                    seconds=time.perf_counter() - started,
+                    extra_mcc=extra_mcc,
+                )
+                history.append(result)
+                if progress:
+                    tqdm.write(
+                        f"seed {seed} epoch {epoch}: dev MCC {result.dev_mcc:.4f}, "
+                        f"accuracy {result.dev_accuracy:.4f}, loss {result.train_loss:.4f}"
+                    )
+                if result.dev_mcc > seed_best:
+                    seed_best = result.dev_mcc
+                    with atomic_dir(out / f"seed-{seed}") as staging:
+                        model.save_pretrained(staging)
+                        tokenizer.save_pretrained(staging)
+                        _write_json(staging / "checkpoint.json", asdict(result))
+        done_seeds.add(seed)
+        _write_json(
+            progress_file,
+            {
+                "settings": settings,
+                "history": [asdict(h) for h in history],
+                "done_seeds": sorted(done_seeds),
+            },
+        )
+
+    best = select_best(history)
+    with atomic_dir(out / "best") as staging:
+        shutil.copytree(out / f"seed-{best.seed}", staging, dirs_exist_ok=True)
+    result = FinetuneResult(out / "best", best, tuple(history), settings)
+    _write_json(out / "best" / "report.json", result.to_dict())
+    _write_json(out / "report.json", result.to_dict())
+    return result

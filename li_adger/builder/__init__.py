@@ -1,0 +1,1 @@
+"""Building LI-Adger: source rows → the three tables, checked, written atomically as the committed build."""

@@ -1,0 +1,272 @@
+"""Everything ``python -m metric_adc`` prints for people: result rows as plain-text or markdown
+tables, the report's and ``reproduce``'s notes, and the human ceiling.
+
+Tables go through :mod:`li_adger.io.text_table`, the one table printer of the project; numbers
+are printed with :func:`li_adger.io.text_table.fmt` (``—`` where a statistic is undefined).
+Nothing here computes a statistic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from li_adger.io.text_table import fmt, markdown_table, text_table
+
+__all__ = [
+    "format_ceiling",
+    "format_comparison",
+    "format_human_note",
+    "format_intervals",
+    "format_markdown",
+    "format_report_notes",
+    "format_reproduce_notes",
+    "format_table",
+]
+
+
+def _signed(x: float | None) -> str:
+    return "—" if x is None else f"{x:+.3f}"
+
+
+def format_table(rows: Sequence[Mapping]) -> str:
+    """A plain-text table of result rows (BLiMP, ADC at each δ, pair and sentence Pearson).
+
+    Examples
+    --------
+    >>> row = {"model": "toy", "n_pairs": 2, "n_excluded": 0, "blimp": 1.0,
+    ...        "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
+    ...        "pearson_sentences": 0.25}
+    >>> print(format_table([row]))
+    model  pairs  excl  BLiMP  ADC δ=1.0  ADC area  r pairs  r sentences
+    toy        2     0  1.000      0.500     0.400        —        0.250
+    """
+    keys = list(rows[0]["adc"]) if rows else []
+    header = ["model", "pairs", "excl", "BLiMP", *[f"ADC δ={k}" for k in keys]]
+    header += ["ADC area", "r pairs", "r sentences"]
+    body = [
+        [
+            str(r["model"]),
+            str(r["n_pairs"]),
+            str(r["n_excluded"]),
+            fmt(r["blimp"]),
+            *[fmt(r["adc"].get(k)) for k in keys],
+            fmt(r.get("adc_auc")),
+            fmt(r.get("pearson_pairs")),
+            fmt(r.get("pearson_sentences")),
+        ]
+        for r in rows
+    ]
+    return text_table(header, body)
+
+
+def format_markdown(rows: Sequence[Mapping]) -> str:
+    """A GitHub-markdown table of result rows, then each row's note as a list item.
+
+    Columns: model, pairs, BLiMP, ADC at each δ of the first row, Pearson r at pair and at
+    sentence level; values to 3 decimals (``—`` where undefined). Rows sharing a note share
+    one list item.
+
+    Examples
+    --------
+    >>> row = {"model": "toy", "n_pairs": 2, "blimp": 1.0, "adc": {"0.5": 0.5, "1.0": 0.75},
+    ...        "pearson_pairs": None, "pearson_sentences": 0.25, "note": "a toy"}
+    >>> print(format_markdown([row]))
+    | model | pairs | BLiMP | ADC δ=0.5 | ADC δ=1 | Pearson (pairs) | Pearson (sentences) |
+    |---|---:|---:|---:|---:|---:|---:|
+    | toy | 2 | 1.000 | 0.500 | 0.750 | — | 0.250 |
+    <BLANKLINE>
+    - toy: a toy
+    """
+    keys = list(rows[0]["adc"]) if rows else []
+    header = ["model", "pairs", "BLiMP", *[f"ADC δ={float(k):g}" for k in keys]]
+    header += ["Pearson (pairs)", "Pearson (sentences)"]
+    body = [
+        [
+            str(r["model"]),
+            str(r["n_pairs"]),
+            fmt(r["blimp"]),
+            *[fmt(r["adc"].get(k)) for k in keys],
+            fmt(r.get("pearson_pairs")),
+            fmt(r.get("pearson_sentences")),
+        ]
+        for r in rows
+    ]
+    by_note: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("note"):
+            by_note.setdefault(r["note"], []).append(str(r["model"]))
+    notes = [f"- {', '.join(who)}: {note}" for note, who in by_note.items()]
+    return "\n".join([markdown_table(header, body), *(["", *notes] if notes else [])])
+
+
+def format_intervals(ci: Mapping[str, Mapping], *, level: str, n_resamples: int, seed: int) -> str:
+    """The bootstrap intervals of :func:`metric_adc.report.analysis.analyze_on_pairs` (one level).
+
+    Examples
+    --------
+    >>> ci = {"blimp": {"estimate": 0.75, "low": 0.7, "high": None}}
+    >>> print(format_intervals(ci, level="pairs", n_resamples=10, seed=0))
+    95% bootstrap intervals (10 resamples of pairs, seed 0):
+      blimp          0.750  [0.700, —]
+    """
+    lines = [f"95% bootstrap intervals ({n_resamples} resamples of {level}, seed {seed}):"]
+    for key, c in ci.items():
+        lines.append(f"  {key:<14} {fmt(c['estimate'])}  [{fmt(c['low'])}, {fmt(c['high'])}]")
+    return "\n".join(lines)
+
+
+def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = False) -> str:
+    """The comparison with a baseline (``analyze_on_pairs(...)["baseline"]``) at each δ.
+
+    ``reduced`` (the model's score on the pairs the baseline fails) is ``—`` when the
+    baseline passes every pair.
+
+    Examples
+    --------
+    >>> c = {"difference": 0.1, "low": 0.05, "high": 0.15, "p_value": 0.002}
+    >>> o = {"both": 0.6, "reduced": None, "n_reduced": 0}
+    >>> print(format_comparison({"comparison": {"1.0": c}, "overlap": {"1.0": o}}, name="b.jsonl"))
+    against the baseline b.jsonl:
+      ADC δ=1.0: difference +0.100 [+0.050, +0.150], p = 0.0020; both pass 0.600; reduced — on 0 pairs
+    """
+    given = " (both files' scores taken as z-scores: --prestandardized)" if prestandardized else ""
+    lines = [f"against the baseline {name}{given}:"]
+    for k, c in baseline["comparison"].items():
+        o = baseline["overlap"][k]
+        lines.append(
+            f"  ADC δ={k}: difference {_signed(c['difference'])} [{_signed(c['low'])}, "
+            f"{_signed(c['high'])}], p = {fmt(c['p_value'], 4)}; both pass {fmt(o['both'])}; "
+            f"reduced {fmt(o['reduced'])} on {o['n_reduced']} pairs"
+        )
+    return "\n".join(lines)
+
+
+def format_human_note(human: Mapping) -> str:
+    """The caption of the human split-half row (:func:`metric_adc.report.rows.ceiling_row`) and the
+    note of the data's authors, printed under a table that shows the row.
+
+    Examples
+    --------
+    >>> print(format_human_note({"model": "humans", "n_splits": 5, "seed": 0, "note": "LI only",
+    ...                          "authors_note": "Ask first."}))
+    humans (5 split-halves, seed 0): LI only
+    Ask first.
+    """
+    return (
+        f"{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): "
+        f"{human['note']}\n{human['authors_note']}"
+    )
+
+
+def format_report_notes(rows: Sequence[Mapping]) -> str:
+    """The lines under ``report``'s table: pairs excluded, the z-score population and, when
+    the model's row on the LI pairs stands beside the human row, what that row is.
+
+    Examples
+    --------
+    >>> print(format_report_notes([{"n_excluded": 0, "n_sentences": 6}]))
+    0 pair(s) excluded for a missing human judgement; z-scores over 6 sentences.
+    """
+    row = rows[0]
+    lines = [
+        f"{row['n_excluded']} pair(s) excluded for a missing human judgement; "
+        f"z-scores over {row['n_sentences']} sentences."
+    ]
+    if len(rows) > 2:
+        lines.append(
+            f"{rows[1]['model']}: the model on the {rows[1]['n_pairs']} LI pairs, the pairs "
+            f"of the human row ({rows[1]['note']})."
+        )
+    return "\n".join(lines)
+
+
+def format_reproduce_notes(models: Sequence[Mapping]) -> str:
+    """The lines under ``reproduce``'s table: the pairs excluded and each model row's note.
+
+    Examples
+    --------
+    >>> rows = [{"model": "a", "n_excluded": 2, "note": None},
+    ...         {"model": "b", "n_excluded": 2, "note": "as given"}]
+    >>> print(format_reproduce_notes(rows))
+    Pairs: the thesis's pair file; 2 pair(s) lack a human judgement and are excluded.
+    b: as given.
+    """
+    excl = sorted({r["n_excluded"] for r in models})
+    lines = [
+        f"Pairs: the thesis's pair file; {', '.join(map(str, excl))} pair(s) lack a human "
+        "judgement and are excluded."
+    ]
+    for note in sorted({r["note"] for r in models if r["note"]}):
+        who = ", ".join(r["model"] for r in models if r["note"] == note)
+        lines.append(f"{who}: {note}.")
+    return "\n".join(lines)
+
+
+def _interval(iv: Mapping, lo: str = "lo", hi: str = "hi", digits: int = 3) -> str:
+    return f"[{fmt(iv[lo], digits)}, {fmt(iv[hi], digits)}]"
+
+
+def format_ceiling(result: Mapping) -> str:
+    """The human ceiling (:func:`metric_adc.ceiling.compute.compute_ceiling`) as plain text.
+
+    Examples
+    --------
+    >>> iv = {"mean": 0.5, "lo": 0.4, "hi": 0.6, "mean_lo": 0.49, "mean_hi": 0.51}
+    >>> res = {"label": "humans", "n_pairs": 2, "n_sentences": 4, "n_participants": 6,
+    ...        "n_splits": 3, "stats": {"blimp": iv}, "delta_for": {}, "note": "n",
+    ...        "authors_note": "a"}
+    >>> print("\\n".join(format_ceiling(res).splitlines()[2:4]))
+    statistic   mean  splits 2.5–97.5%  95% CI of mean
+    blimp      0.500    [0.400, 0.600]  [0.490, 0.510]
+    """
+    lines = [
+        f"{result['label']}: {result['n_pairs']} LI pairs, {result['n_sentences']} sentences, "
+        f"{result['n_participants']} participants, {result['n_splits']} split-halves",
+        "",
+        text_table(
+            ["statistic", "mean", "splits 2.5–97.5%", "95% CI of mean"],
+            [
+                [name, fmt(iv["mean"]), _interval(iv), _interval(iv, "mean_lo", "mean_hi")]
+                for name, iv in result["stats"].items()
+            ],
+        ),
+    ]
+    if result["delta_for"]:
+        lines += ["", "δ at which half B passes a share of pairs against half A:"]
+        for share, iv in result["delta_for"].items():
+            lines.append(
+                f"  {float(share):.0%}: δ = {fmt(iv['of_mean_curve'], 2)} on the mean curve; "
+                f"per split median {fmt(iv['median'], 2)} {_interval(iv, digits=2)} "
+                f"(— = never), reached in {iv['reached_in']:.0%} of splits"
+            )
+    if result.get("delta_for_of_sign"):
+        lines.append("δ at which ADC reaches a share of its limit ADC(∞) (the sign agreement):")
+        for share, iv in result["delta_for_of_sign"].items():
+            lines.append(
+                f"  {float(share):.0%} of ADC(∞): δ per split median {fmt(iv['median'], 2)} "
+                f"{_interval(iv, digits=2)}"
+            )
+    tasks = result.get("tasks")
+    if tasks:
+        names = list(next(iter(tasks["tasks"].values()))["models"])
+        body = [
+            [
+                task,
+                str(t["n_pairs"]),
+                fmt(t["reliability"]["mean"]),
+                *(f"{fmt(m['pearson'])} / {fmt(m['disattenuated'])}" for m in t["models"].values()),
+            ]
+            for task, t in tasks["tasks"].items()
+        ]
+        lines += [
+            "",
+            "Tasks (LI pairs): split-half reliability (Spearman-Brown) and Pearson r of the "
+            "thesis's model deltas with each task's pair measure (raw / disattenuated):",
+            text_table(["task", "pairs", "reliab.", *names], body),
+            "between tasks (Pearson): "
+            + ", ".join(f"{k} {fmt(v)}" for k, v in tasks["between_tasks"].items()),
+        ]
+    lines += ["", result["note"], "", result["authors_note"]]
+    if "runtime_s" in result:
+        lines.append(f"runtime {result['runtime_s']:.1f} s")
+    return "\n".join(lines)

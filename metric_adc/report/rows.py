@@ -1,0 +1,688 @@
+"""Result rows: one dict of statistics per model (or reference), one shape per kind of result.
+
+Every row, wherever it is shown (``python -m metric_adc report``, ``reproduce`` and
+``summary``, the README's tables, the Space, the ``evaluate`` module) is assembled by the one
+private builder of this module. A row on one benchmark has the keys every benchmark shares,
+:data:`SHARED_KEYS` (``model``, ``benchmark``, ``convention``, ``headline`` first, ``note``
+last), and its benchmark's own statistics between them:
+
+- LI-Adger's ADC rows, keys :data:`ROW_KEYS`: :func:`model_row` (a model on every pair of a
+  table, from its :class:`ModelDeltas`), :func:`evaluate_on_pairs` (from scores),
+  :func:`evaluate_li_adger` (on the LI-Adger dataset), :func:`thesis_rows` and
+  :func:`reproduce_rows` (the thesis's 8 models); :func:`source_row` (a model on the pairs
+  of one source: the LI pairs beside the human row); :func:`ceiling_row` (the human
+  split-half ceiling, :func:`metric_adc.ceiling.compute.compute_ceiling`);
+- every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
+  (a result of :func:`metric_adc.family.statistics.evaluate_items`), :func:`reference_rows` (the
+  benchmark's reference rows) and :func:`table_2_2_rows` (the thesis's CoLA classifiers on
+  LI-Adger's expert labels);
+- one model across the family, keys :data:`SUMMARY_KEYS`: :func:`summary_row`, the one
+  builder of that shape (one headline per benchmark).
+
+A row names a scores file's model as :func:`row_label` does (``smollm2 (logprob, default)``):
+the model, its variant and its scoring convention (:func:`convention_of`).
+
+The ``evaluate`` module returns an ADC row without the keys of :data:`ROW_ONLY_KEYS` (its
+result keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core` and
+:mod:`metric_adc.family.statistics`; printing is in :mod:`metric_adc.report.formatting` and
+:mod:`metric_adc.report.family_format`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from li_adger.benchmarks import BENCHMARKS
+from metric_adc import core
+from metric_adc.pairs import (
+    ModelDeltas,
+    PairTable,
+    li_adger_pairs,
+    model_deltas,
+    thesis_model_deltas,
+    thesis_pair_table,
+)
+
+if TYPE_CHECKING:
+    from metric_adc.thesis.outputs import ThesisModel
+
+__all__ = [
+    "BENCHMARK_ROW_KEYS",
+    "RESULT_KEYS",
+    "ROW_KEYS",
+    "ROW_ONLY_KEYS",
+    "SHARED_KEYS",
+    "SUMMARY_DELTA",
+    "SUMMARY_KEYS",
+    "benchmark_row",
+    "ceiling_row",
+    "convention_of",
+    "evaluate_li_adger",
+    "evaluate_on_pairs",
+    "model_row",
+    "reference_rows",
+    "reproduce_rows",
+    "row_label",
+    "source_row",
+    "summary_row",
+    "table_2_2_rows",
+    "thesis_rows",
+]
+
+_PAIR_KEYS = (
+    "n_pairs",
+    "n_excluded",
+    "blimp",
+    "human_sign",
+    "adc",
+    "adc_auc",
+    "pearson_pairs",
+    "pearson_pairs_p",
+    "spearman_pairs",
+    "spearman_pairs_p",
+)  # the keys of core.summarize
+_SENTENCE_KEYS = {
+    "pearson_sentences": "pearson",
+    "pearson_sentences_p": "pearson_p",
+    "spearman_sentences": "spearman",
+    "spearman_sentences_p": "spearman_p",
+}  # row key -> key of core.sentence_correlation
+
+SHARED_KEYS = ("model", "benchmark", "convention", "headline", "n_pairs", "note")
+"""The keys every row of every benchmark has, with one meaning: what the row is called
+(:func:`row_label`), the benchmark (a name of :data:`li_adger.benchmarks.BENCHMARKS`, or
+``None`` for a pair table of no benchmark), the scoring convention (:func:`convention_of`;
+``None`` for a reference row), the value of the benchmark's headline statistic, the minimal
+pairs evaluated (``None`` where the benchmark has none) and a caption."""
+
+_HEAD = SHARED_KEYS[:4]
+
+ROW_KEYS = (
+    *_HEAD,
+    "n_sentences",
+    *_PAIR_KEYS,
+    *_SENTENCE_KEYS,
+    "standardized",
+    "by_group",
+    "note",
+)
+"""The keys of every ADC row (LI-Adger, or any pair table with human judgements), in order.
+
+``headline`` is LI-Adger's headline statistic, the BLiMP criterion pooled over the pairs (the
+value of ``blimp``); ``n_sentences`` counts the sentences the z-scores are computed over (in
+a :func:`source_row`: the sentences of its statistics); ``adc`` maps each δ
+(:func:`metric_adc.core.delta_key`) to its share of pairs passed; ``standardized`` is true
+when the scores were z-scored by the metric; ``by_group`` is the pair statistics per group of
+pairs (the report and the Space: per source, ``LI`` and ``Adger``) or ``None``; ``note`` is a
+caption shown with the row. The others are those of :func:`metric_adc.core.summarize`
+(pairs) and :func:`metric_adc.core.sentence_correlation` (sentences)."""
+
+ROW_ONLY_KEYS = (*_HEAD, "note")
+"""Keys an ADC row has beyond its statistics: what the row is, its caption, and the headline
+(which repeats ``blimp``)."""
+
+RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
+"""The statistics of a row: the result keys of the ``evaluate`` module."""
+
+BENCHMARK_ROW_KEYS = (
+    *_HEAD,
+    "n_units",
+    "n_items",
+    "n_pairs",
+    "pairs",
+    "cloze",
+    "labelled",
+    "note",
+)
+"""The keys of a benchmark row (:func:`benchmark_row`), in order: ``n_units`` the units
+scored (``None`` for a reference row given as published statistics), ``n_items`` what the
+headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`` the
+minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
+``cloze`` and ``labelled`` of :func:`metric_adc.family.statistics.evaluate_items` (``None`` where the
+benchmark has no such part)."""
+
+SUMMARY_DELTA: float = 0.5
+"""The δ of the ADC column of :func:`summary_row`."""
+
+SUMMARY_KEYS = (
+    "model",
+    "convention",
+    "reference",
+    "headlines",
+    "adc",
+    "li_adger_mcc",
+    "files",
+    "note",
+)
+"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
+:data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
+result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
+CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
+``None`` for other kinds), ``reference`` whether the row is a reference row, ``files``
+benchmark → the scores file behind the row's numbers."""
+
+
+def convention_of(metadata: Mapping) -> str | None:
+    """The scoring convention a row names, from a scores file's metadata: its ``convention``
+    (a causal LM's: ``"default"`` or ``"harness"``), else its ``variant`` (``"slor"``,
+    ``"signed-confidence"``, …), else ``None``.
+
+    Examples
+    --------
+    >>> convention_of({"model": "smollm2", "variant": "logprob", "convention": "harness"})
+    'harness'
+    >>> convention_of({"model": "trigram", "variant": "slor"}), convention_of({})
+    ('slor', None)
+    """
+    value = metadata.get("convention") or metadata.get("variant")
+    return None if value is None else str(value)
+
+
+def row_label(metadata: Mapping) -> str:
+    """How a row names the model of a scores file: ``"<model> (<variant>, <convention>)"``,
+    each part shown once and only when the metadata has it (``"unnamed"`` without a model).
+
+    Examples
+    --------
+    >>> row_label({"model": "smollm2", "variant": "logprob", "convention": "default"})
+    'smollm2 (logprob, default)'
+    >>> row_label({"model": "trigram", "variant": "slor"}), row_label({})
+    ('trigram (slor)', 'unnamed')
+    """
+    parts = dict.fromkeys(str(metadata[k]) for k in ("variant", "convention") if metadata.get(k))
+    model = str(metadata.get("model") or "unnamed")
+    return f"{model} ({', '.join(parts)})" if parts else model
+
+
+def _row(
+    *,
+    model: str,
+    benchmark: str | None,
+    convention: str | None,
+    headline: float | None,
+    body: Mapping,
+    note: str | None = None,
+    extra: Mapping | None = None,
+) -> dict:
+    """The one place a row is assembled: the shared head (``model``, ``benchmark``,
+    ``convention``, ``headline``), the benchmark's own statistics (``body``), ``note``, then
+    ``extra`` keys."""
+    head = {
+        "model": str(model),
+        "benchmark": benchmark,
+        "convention": convention,
+        "headline": None if headline is None else float(headline),
+    }
+    return {**head, **body, "note": note, **(extra or {})}
+
+
+def _adc_body(
+    *,
+    n_sentences: int,
+    pairs: Mapping,
+    sentences: Mapping | None,
+    standardized: bool,
+    by_group: dict | None = None,
+) -> dict:
+    """An ADC row's statistics: pair statistics (keys of :func:`core.summarize`), sentence
+    statistics (keys of :func:`core.correlation`, ``None`` in BLiMP-only mode)."""
+    s = sentences or {}
+    return {
+        "n_sentences": int(n_sentences),
+        **{k: pairs[k] for k in _PAIR_KEYS},
+        **{k: s.get(name) for k, name in _SENTENCE_KEYS.items()},
+        "standardized": bool(standardized),
+        "by_group": by_group,
+    }
+
+
+def model_row(
+    scored: ModelDeltas,
+    pairs: PairTable,
+    *,
+    model: str = "unnamed",
+    groups: Sequence[str] | None = None,
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    auc_max: float = core.DEFAULT_AUC_MAX,
+    note: str | None = None,
+    benchmark: str | None = "li_adger",
+    convention: str | None = None,
+) -> dict:
+    """One result row (keys :data:`ROW_KEYS`) for a model on every pair of ``pairs``.
+
+    ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`);
+    ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`convention_of`) name what
+    the row is.
+    ``pearson_sentences`` (and Spearman) correlate the model's z-scores with the human
+    judgements over the scored sentences that have one; ``by_group`` breaks the pair
+    statistics down by ``groups`` (one label per pair; default the table's ``source``; none
+    when that is ``None``). In a table without judgements every human statistic is ``None``.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
+    ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
+    >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
+    >>> row = model_row(md, t, model="toy", deltas=[0.5])
+    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"], row["n_sentences"]
+    (2, 1, 1.0, {'0.5': 0.5}, 6)
+    >>> row["benchmark"], row["headline"] == row["blimp"]
+    ('li_adger', True)
+    """
+    deltas = list(deltas)
+    h = pairs.human_delta
+    groups = pairs.source if groups is None else groups
+    by_group = None
+    if groups is not None:
+        by_group = core.breakdown(groups, scored.delta, h, deltas=deltas, auc_max=auc_max)
+    sentences = None
+    if pairs.judgements is not None:
+        sentences = core.sentence_correlation(scored.z, pairs.judgements)
+    summary = core.summarize(scored.delta, h, deltas=deltas, auc_max=auc_max)
+    return _row(
+        model=model,
+        benchmark=benchmark,
+        convention=convention,
+        headline=summary["blimp"],
+        body=_adc_body(
+            n_sentences=scored.n_sentences,
+            pairs=summary,
+            sentences=sentences,
+            standardized=scored.standardized,
+            by_group=by_group,
+        ),
+        note=note,
+    )
+
+
+def evaluate_on_pairs(
+    scores: Mapping[str, float],
+    pairs: PairTable,
+    *,
+    model: str = "unnamed",
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    standardize: bool = True,
+    auc_max: float = core.DEFAULT_AUC_MAX,
+    note: str | None = None,
+    convention: str | None = None,
+) -> dict:
+    """:func:`model_row` from a model's sentence scores (:func:`model_deltas`).
+
+    Scores are z-scored over all sentences given (``standardize=True``); every pair member
+    must have a score; ids unknown to the table raise.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
+    ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
+    >>> row = evaluate_on_pairs({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0},
+    ...                         t, model="toy", deltas=[0.5])
+    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"]
+    (2, 1, 1.0, {'0.5': 0.5})
+    """
+    md = model_deltas(scores, pairs, standardize=standardize)
+    return model_row(
+        md, pairs, model=model, deltas=deltas, auc_max=auc_max, note=note, convention=convention
+    )
+
+
+def evaluate_li_adger(
+    scores: Mapping[str, float],
+    *,
+    model: str = "unnamed",
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    standardize: bool = True,
+    pairs: PairTable | None = None,
+    convention: str | None = None,
+) -> dict:
+    """:func:`evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable pairs.
+
+    Examples
+    --------
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
+    >>> row = evaluate_li_adger(load_thesis_scores()["bert-base-uncased-mlm"], model="bbu")
+    >>> row["n_pairs"], row["n_excluded"], round(row["adc"]["1.0"], 3)
+    (2365, 0, 0.63)
+    """
+    return evaluate_on_pairs(
+        scores,
+        pairs if pairs is not None else li_adger_pairs(),
+        model=model,
+        deltas=deltas,
+        standardize=standardize,
+        convention=convention,
+    )
+
+
+def thesis_rows(
+    models: Iterable[tuple[ThesisModel, ModelDeltas]],
+    pairs: PairTable,
+    *,
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+) -> list[dict]:
+    """One :func:`model_row` per ``(ThesisModel, ModelDeltas)`` of
+    :func:`metric_adc.pairs.thesis_model_deltas`, named and captioned as in the thesis.
+
+    Examples
+    --------
+    >>> t = thesis_pair_table()
+    >>> rows = thesis_rows(thesis_model_deltas(t), t, deltas=[1.0])
+    >>> [r["model"] for r in rows][-2:], rows[-1]["standardized"]
+    (['trigram-slor', 'trigram-logprob'], False)
+    """
+    deltas = list(deltas)
+    return [model_row(md, pairs, model=m.name, deltas=deltas, note=m.note) for m, md in models]
+
+
+def reproduce_rows(
+    dir: str | os.PathLike | None = None, *, deltas: Iterable[float] = core.DEFAULT_DELTAS
+) -> list[dict]:
+    """Rows for the thesis's 8 models, recomputed from its per-sentence scores and pair file.
+
+    Examples
+    --------
+    >>> rows = reproduce_rows()
+    >>> r = next(r for r in rows if r["model"] == "trigram-slor")
+    >>> r["n_pairs"], r["n_excluded"], round(r["blimp"], 3), round(r["pearson_pairs"], 3)
+    (2365, 2, 0.753, 0.333)
+    """
+    table = thesis_pair_table(dir)
+    return thesis_rows(thesis_model_deltas(table, dir), table, deltas=deltas)
+
+
+def source_row(
+    scored: ModelDeltas,
+    pairs: PairTable,
+    source: str,
+    *,
+    model: str = "unnamed",
+    deltas: Iterable[float] = core.DEFAULT_DELTAS,
+    auc_max: float = core.DEFAULT_AUC_MAX,
+    benchmark: str | None = "li_adger",
+    convention: str | None = None,
+) -> dict:
+    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), keys :data:`ROW_KEYS`.
+
+    ``scored`` is the model on all of ``pairs`` (:func:`model_deltas`): the z-scores are
+    those of the full row (over *all* sentences scored); only the statistics
+    are restricted: the pair statistics to the pairs of ``source`` (the values of the full
+    row's ``by_group[source]``), the sentence statistics to the members of those pairs
+    (``n_sentences`` counts the members with a judgement). The model is named
+    ``"<model> (<source> only)"``. This is the row to read beside the human split-half
+    ceiling, which exists for the LI pairs only.
+
+    Examples
+    --------
+    >>> t = PairTable.from_judgements(["a", "c", "e"], ["b", "d", "f"],
+    ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": -0.2},
+    ...     source=["LI", "LI", "Adger"])
+    >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
+    >>> row = source_row(md, t, "LI", model="toy", deltas=[1.0])
+    >>> row["model"], row["n_pairs"], row["n_sentences"], row["adc"]
+    ('toy (LI only)', 2, 4, {'1.0': 1.0})
+    """
+    deltas = list(deltas)
+    if pairs.source is None:
+        raise ValueError("the pair table has no 'source' column: cannot select a source")
+    sel = np.array([s == source for s in pairs.source], dtype=bool)
+    if not sel.any():
+        raise ValueError(
+            f"no pair has source {source!r} (expected one of {sorted(set(pairs.source))})"
+        )
+    h = None if pairs.human_delta is None else pairs.human_delta[sel]
+    summary = core.summarize(scored.delta[sel], h, deltas=deltas, auc_max=auc_max)
+    members = list(
+        dict.fromkeys(
+            i
+            for g, b, k in zip(pairs.good_ids, pairs.bad_ids, sel, strict=True)
+            if k
+            for i in (g, b)
+        )
+    )
+    sentences = None
+    n_sentences = sum(i in scored.z for i in members)
+    if pairs.judgements is not None:
+        sentences = core.sentence_correlation(scored.z, pairs.judgements, members)
+        n_sentences = sentences["n"]
+    return _row(
+        model=f"{model} ({source} only)",
+        benchmark=benchmark,
+        convention=convention,
+        headline=summary["blimp"],
+        body=_adc_body(
+            n_sentences=n_sentences,
+            pairs=summary,
+            sentences=sentences,
+            standardized=scored.standardized,
+        ),
+        note=f"{source} pairs only; z-scores over all {len(scored.z)} sentences scored",
+    )
+
+
+def ceiling_row(result: Mapping) -> dict:
+    """The human split-half ceiling as a result row, keys :data:`ROW_KEYS` and three more.
+
+    ``result`` is a :func:`metric_adc.ceiling.compute.compute_ceiling` result. Values are the means
+    over its split-halves; statistics a split-half has no counterpart for (p-values,
+    Spearman, ``by_group``) are ``None``. ``model`` is the result's ``label``, ``note`` its
+    ``note`` (LI only: the Adger part has no participant-level data); the extra keys are
+    ``authors_note`` (the request of the data's authors, kept with every use), ``n_splits``
+    and ``seed``.
+
+    Examples
+    --------
+    >>> from metric_adc.ceiling.compute import compute_ceiling
+    >>> row = ceiling_row(compute_ceiling(n_splits=20, tasks=False, deltas=[1.0]))
+    >>> row["model"], row["n_pairs"], 0.5 < row["adc"]["1.0"] < 1, row["pearson_pairs_p"]
+    ('human split-half (LI only)', 1174, True, None)
+    >>> "Adger" in row["note"] and "Jon Sprouse" in row["authors_note"]
+    True
+    """
+    stats = result["stats"]
+
+    def mean(name: str) -> float | None:
+        return stats[name]["mean"]
+
+    pairs = dict.fromkeys(_PAIR_KEYS)
+    pairs.update(
+        n_pairs=int(result["n_pairs"]),
+        n_excluded=0,
+        blimp=mean("blimp"),
+        human_sign=mean("human_sign"),
+        adc={core.delta_key(d): mean(f"adc_{core.delta_key(d)}") for d in result["deltas"]},
+        adc_auc=mean("adc_auc"),
+        pearson_pairs=mean("pearson_pairs"),
+    )
+    return _row(
+        model=result["label"],
+        benchmark="li_adger",
+        convention=None,
+        headline=pairs["blimp"],
+        body=_adc_body(
+            n_sentences=result["n_sentences"],
+            pairs=pairs,
+            sentences={"pearson": mean("pearson_sentences")},
+            standardized=True,
+        ),
+        note=result["note"],
+        extra={
+            "authors_note": result["authors_note"],
+            "n_splits": int(result["n_splits"]),
+            "seed": result["seed"],
+        },
+    )
+
+
+# ----------------------------------------------------------------------------- the family
+def _n_items(result: Mapping) -> int | None:
+    """What the headline counts: pairs, cloze sensitivity items, or labelled sentences."""
+    statistic = result["headline"]["statistic"]
+    if statistic == "sensitivity" and result["cloze"] is not None:
+        return sum(s["n_sensitivity_items"] for s in result["cloze"]["sets"].values())
+    if statistic == "mcc" and result["labelled"] is not None:
+        return result["labelled"]["n"]
+    return None if result["pairs"] is None else result["pairs"]["n_pairs"]
+
+
+def benchmark_row(
+    result: Mapping,
+    *,
+    model: str,
+    convention: str | None = None,
+    n_units: int | None = None,
+    note: str | None = None,
+    extra: Mapping | None = None,
+) -> dict:
+    """A model's row on one benchmark (keys :data:`BENCHMARK_ROW_KEYS`, then ``extra``) from
+    its result (:func:`metric_adc.family.statistics.evaluate_items` or
+    :func:`~metric_adc.family.statistics.reference_results`); ``note`` defaults to the result's.
+
+    Examples
+    --------
+    >>> from metric_adc.family.statistics import summarize_outcomes, Outcomes
+    >>> import pandas as pd
+    >>> o = Outcomes("npi", pairs=pd.DataFrame({"environment": ["adverbs", "only"],
+    ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
+    >>> row = benchmark_row(summarize_outcomes("npi", o), model="toy (slor)", convention="slor",
+    ...                     n_units=4)
+    >>> row["benchmark"], row["headline"], row["n_items"], row["n_pairs"], row["cloze"]
+    ('npi', 0.5, 2, 2, None)
+    """
+    body = {
+        "n_units": None if n_units is None else int(n_units),
+        "n_items": _n_items(result),
+        "n_pairs": None if result["pairs"] is None else result["pairs"]["n_pairs"],
+        "pairs": result["pairs"],
+        "cloze": result["cloze"],
+        "labelled": result["labelled"],
+    }
+    return _row(
+        model=model,
+        benchmark=result["benchmark"],
+        convention=convention,
+        headline=result["headline"]["value"],
+        body=body,
+        note=result["note"] if note is None else note,
+        extra=extra,
+    )
+
+
+def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> list[dict]:
+    """The benchmark's reference rows (:func:`metric_adc.family.statistics.reference_results`) as
+    benchmark rows, named as the references are.
+
+    Examples
+    --------
+    >>> rows = reference_rows("blimp")
+    >>> [(r["model"], round(r["headline"], 3), r["convention"]) for r in rows][::4]
+    [('human', 0.886, None), ('GPT-2', 0.83, None)]
+    """
+    from metric_adc.family.statistics import reference_results
+
+    return [
+        benchmark_row(r, model=name) for name, r in reference_results(bench, source=source).items()
+    ]
+
+
+TABLE_2_2_NOTE = (
+    "the thesis's CoLA classifiers on LI-Adger's 4,178 sentences, acceptable iff the signed "
+    "confidence > 0. MCC (expert labels, mcc): against the dataset's expert labels (the mark g); "
+    "MCC (thesis label, mcc_thesis_label): "
+    "against the thesis's own label column, id.str.contains('g'), which also marks the 128 "
+    "unacceptable sentences whose author's name has a g"
+)
+
+
+def table_2_2_rows(dir: str | os.PathLike | None = None) -> list[dict]:
+    """The thesis's Table 2.2, recomputed from its outputs: its three CoLA classifiers' MCC on
+    LI-Adger, as benchmark rows of ``li_adger`` whose ``labelled`` section holds the MCC
+    against the dataset's expert labels, with one extra key ``mcc_thesis_label``: the MCC
+    against the thesis's own ``label`` column (see :data:`TABLE_2_2_NOTE`).
+
+    Examples
+    --------
+    >>> rows = table_2_2_rows()
+    >>> [(r["model"], round(r["labelled"]["mcc"], 3), round(r["mcc_thesis_label"], 3)) for r in rows]
+    [('bert-base-uncased-cola', 0.585, 0.553), ('bert-large-uncased-cola', 0.616, 0.576), ('bert-large-cased-cola', 0.633, 0.595)]
+    """
+    from li_adger.benchmarks import load_items
+    from metric_adc import classification
+    from metric_adc.family import statistics as family
+    from metric_adc.thesis import outputs as thesis
+
+    items = load_items("li_adger")
+    ids = items.units["id"].tolist()
+    thesis_labels = thesis.load_thesis_labels(dir)
+    out = []
+    for m in thesis.load_thesis_models(dir):
+        if m.name not in thesis.COLA_MODELS:
+            continue
+        scores = {i: m.scores[i] for i in ids}
+        result = family.evaluate_items("li_adger", items, scores, kind="cola")
+        predicted = classification.predict_at_threshold([scores[i] for i in ids])
+        versus_thesis = classification.mcc([thesis_labels[i] for i in ids], predicted)
+        out.append(
+            benchmark_row(
+                result,
+                model=m.name,
+                n_units=len(ids),
+                note=TABLE_2_2_NOTE,
+                extra={"mcc_thesis_label": versus_thesis},
+            )
+        )
+    return out
+
+
+def summary_row(
+    rows: Sequence[Mapping],
+    *,
+    model: str,
+    convention: str | None = None,
+    reference: bool = False,
+    files: Mapping[str, str] | None = None,
+    note: str | None = None,
+) -> dict:
+    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
+    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
+    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
+    labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
+    agree on its headline.
+
+    Examples
+    --------
+    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
+    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
+    >>> s = summary_row([a, b], model="toy", convention="slor")
+    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
+    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
+    """
+    headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
+    adc = mcc = None
+    key = core.delta_key(SUMMARY_DELTA)
+    for row in rows:
+        name = row["benchmark"]
+        if name not in headlines:
+            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
+        if headlines[name] is not None and row["headline"] != headlines[name]:
+            raise ValueError(
+                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
+            )
+        headlines[name] = row["headline"]
+        if "adc" in row:
+            adc = row["adc"].get(key)
+        labelled = row.get("labelled")
+        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
+            mcc = labelled["mcc"]
+    body = {
+        "convention": convention,
+        "reference": bool(reference),
+        "headlines": headlines,
+        "adc": adc,
+        "li_adger_mcc": mcc,
+        "files": dict(files or {}),
+    }
+    return {"model": str(model), **body, "note": note}

@@ -1,0 +1,1 @@
+"""Scores files: the one format (written atomically, read with validation) and a file read for its benchmark."""

@@ -1,0 +1,1 @@
+"""What the app holds: LI-Adger's and the family's results, loaded once, the shipped results, kept uploads."""

@@ -1,0 +1,229 @@
+"""Uploads: a user's scores file validated, with messages a user can act on, then evaluated.
+
+An upload is read by the metric's own reader (:func:`metric_adc.scores.file.read_scores`,
+JSON Lines or a two-column CSV ``id,score``). The benchmark it belongs to is its metadata's
+``dataset`` (``li_adger``, ``blimp``, ``npi``, ``diagnostics``, ``cola``; a CSV, which has no
+metadata, is LI-Adger's). It is checked against that benchmark's units and evaluated into an
+:class:`Upload` that lives in the uploader's session only, until it is kept
+(:mod:`space.data.store`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from li_adger.benchmarks import BENCHMARKS
+from metric_adc import core
+from metric_adc.pairs import check_coverage
+from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
+from space.data.benchmark_data import (
+    TITLES,
+    FamilyEntry,
+    ItemsUnavailable,
+    family_entry_from_scores,
+)
+from space.data.entries import (
+    KIND_UPLOAD,
+    ModelEntry,
+    SpaceData,
+    entry_from_scores,
+    model_name,
+    unique_name,
+)
+from space.data.store import scores_only
+
+__all__ = [
+    "LI_ADGER",
+    "MAX_UPLOADS",
+    "MAX_UPLOAD_BYTES",
+    "Upload",
+    "UploadError",
+    "evaluate_upload",
+    "taken_names",
+    "upload_summary",
+]
+
+LI_ADGER = "li_adger"
+
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
+"""Largest accepted upload (32 MiB: a BLiMP scores file with its sentences is about 18 MiB,
+LI-Adger's about 0.5 MiB)."""
+
+MAX_UPLOADS = 10
+"""Uploads kept per session; older ones must be removed first (reload the page)."""
+
+
+class UploadError(ValueError):
+    """An uploaded scores file was refused; the message says why and what was expected."""
+
+
+@dataclass(frozen=True, eq=False)
+class Upload:
+    """One evaluated upload of a session: the benchmark, the model's entry (a
+    :class:`~space.data.entries.ModelEntry` on LI-Adger, else a
+    :class:`~space.data.benchmark_data.FamilyEntry`), the scores file without the units' texts
+    (:func:`space.data.store.scores_only`: a session holds no more than it needs) and its file
+    name."""
+
+    benchmark: str
+    entry: ModelEntry | FamilyEntry
+    sf: ScoresFile
+    file: str
+
+    @property
+    def name(self) -> str:
+        """The model's name on the leaderboard."""
+        return self.entry.name
+
+
+def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
+    """Every model name shown anywhere: shared, kept and this session's uploads.
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> sorted(taken_names(toy_space_data(), []))
+    ['human', 'toy-bad', 'toy-good', 'toy-length']
+    """
+    names = {m.name for m in data.shared_models()}
+    for b in data.benchmarks.values():
+        names |= {e.name for e in b.entries} | ({b.human.name} if b.human else set())
+    if data.kept is not None:
+        names |= data.kept.names()
+    return names | {u.name for u in uploads}
+
+
+def _check_ids(sf: ScoresFile, known: Sequence[str], needed: Sequence[str], what: str) -> None:
+    """The commands' coverage rule (:func:`metric_adc.pairs.check_coverage`) over the app's
+    units of the benchmark: an unknown id or an unscored unit that ``needed`` lists is refused;
+    units in no item may be left out."""
+    try:
+        check_coverage(sf.ids, known, needed=needed, name="the file", dataset=what)
+    except ScoresFileError as exc:
+        raise UploadError(str(exc).removeprefix("the file: ")) from None
+
+
+def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEntry | FamilyEntry:
+    if bench == LI_ADGER:
+        p = data.pairs
+        _check_ids(sf, list(p.judgements), [*p.good_ids, *p.bad_ids], "LI-Adger")
+        return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
+    view = data.benchmarks.get(bench)
+    if view is None:
+        raise UploadError(f"the app has no view of the benchmark {bench!r}")
+    try:
+        items = view.load_items()
+    except ItemsUnavailable as exc:
+        raise UploadError(str(exc)) from None
+    units = items.units["id"].tolist()
+    needed = [
+        *items.comparisons.get("good_id", []),
+        *items.comparisons.get("bad_id", []),
+        *items.labels.get("id", []),
+    ]
+    _check_ids(sf, units, needed, bench)
+    return family_entry_from_scores(view.spec, items, sf, name=name, kind=KIND_UPLOAD)
+
+
+def evaluate_upload(
+    path: str | os.PathLike | None,
+    data: SpaceData,
+    uploads: Sequence[Upload],
+    *,
+    name: str | None = None,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> Upload:
+    """Validate and evaluate an uploaded scores file; raise :class:`UploadError` if refused.
+
+    The message names the file by its own name (never the server's temporary path) and says
+    what was expected and what was found: wrong columns, an unknown benchmark, unknown or
+    duplicate ids, missing sentences, non-numeric / NaN / infinite scores, an empty or too
+    large file. ``name`` overrides the model name (default: the file's ``model`` metadata,
+    else its file name); a name already shown gets a ``#2`` suffix.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = p.write_text("id,score\\nx,1\\nx,2\\n")
+    >>> evaluate_upload(p, None, [])
+    Traceback (most recent call last):
+    ...
+    space.data.upload.UploadError: mine.csv: duplicate id 'x' (records 1 and 2)
+    """
+    if path is None:
+        raise UploadError("no file: choose a scores file (JSON Lines, or CSV with header id,score)")
+    path = Path(path)
+    try:
+        sf = read_scores(path, max_bytes=max_bytes)
+    except ScoresFileError as exc:
+        raise UploadError(_readable(str(exc), path)) from None
+    if data is None:
+        raise UploadError(f"{path.name}: no dataset loaded to evaluate it against")
+    if len(uploads) >= MAX_UPLOADS:
+        raise UploadError(
+            f"{path.name}: this session already holds {len(uploads)} uploads "
+            f"(at most {MAX_UPLOADS}); reload the page to start afresh"
+        )
+    bench = str(sf.metadata.get("dataset") or LI_ADGER)
+    if bench not in BENCHMARKS:
+        raise UploadError(
+            f"{path.name}: its 'dataset' metadata is {bench!r}; expected one of "
+            f"{list(BENCHMARKS)} (the benchmark the file scores)"
+        )
+    wanted = (name or "").strip() or model_name(sf, path.stem)
+    unique = unique_name(wanted, taken_names(data, uploads))
+    try:
+        entry = _evaluate(sf, data, bench, unique)
+    except UploadError as exc:
+        raise UploadError(f"{path.name}: {exc}") from None
+    except ValueError as exc:
+        raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
+    return Upload(bench, entry, scores_only(sf), path.name)
+
+
+def _readable(message: str, path: Path) -> str:
+    """The reader's message with the server's temporary path replaced by the file's name."""
+    return message.replace(str(path), path.name)
+
+
+def upload_summary(upload: Upload, data: SpaceData, delta: float) -> str:
+    """The status line after a successful upload: the model's main numbers and where it shows.
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> d = toy_space_data()
+    >>> u = Upload("li_adger", d.models[0], None, "x.csv")
+    >>> print(upload_summary(u, d, 0.5))
+    **Scored `toy-length`** on LI-Adger: 6 sentences, 3 pairs. BLiMP 0.667 · ADC at δ = 0.5: 0.667
+    (δ = 0.5 / 1 / 5: 0.667 / 0.667 / 0.667) · Pearson (pairs) -0.918. It now appears, highlighted,
+    in the LI-Adger tab of this session only; keep it on the leaderboard below.
+    """
+    e = upload.entry
+    tail = (
+        f"It now appears, highlighted,\nin the {TITLES[upload.benchmark]} tab of this session "
+        "only; keep it on the leaderboard below."
+    )
+    if isinstance(e, FamilyEntry):
+        h = e.result["headline"]
+        value = "—" if h["value"] is None else f"{h['value']:.3f}"
+        return (
+            f"**Scored `{e.name}`** on {TITLES[upload.benchmark]}: {h['statistic']} {value}. {tail}"
+        )
+    r = e.row
+    adc = core.adc(e.model_delta, data.pairs.human_delta, delta)
+    keys = " / ".join(f"{float(k):g}" for k in r["adc"])
+    fixed = " / ".join("—" if v is None else f"{v:.3f}" for v in r["adc"].values())
+    pearson = "—" if r["pearson_pairs"] is None else f"{r['pearson_pairs']:.3f}"
+    excluded = (
+        f" ({r['n_excluded']} more without a human judgement left out)" if r["n_excluded"] else ""
+    )
+    return (
+        f"**Scored `{e.name}`** on LI-Adger: {r['n_sentences']:,} sentences, {r['n_pairs']:,} pairs"
+        f"{excluded}. BLiMP {r['blimp']:.3f} · ADC at δ = {delta:g}: {adc:.3f}\n"
+        f"(δ = {keys}: {fixed}) · Pearson (pairs) {pearson}. {tail}"
+    )

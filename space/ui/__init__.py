@@ -1,0 +1,1 @@
+"""The app's page: tabs, event handlers, leaderboards, views and figures."""

@@ -1,0 +1,94 @@
+"""The Gradio app's page: its layout, and each control wired to its handler.
+
+:func:`build_app` lays out one tab per benchmark — LI-Adger with the ADC (leaderboard with a
+live δ, the human ceiling apart, ADC(δ) curves, model plots, phenomena, pair explorer), then
+BLiMP, NPI, Ettinger's diagnostics and CoLA (leaderboard, human row apart, breakdowns) — and
+*Evaluate your scores* (:mod:`space.ui.tab_li_adger`, :mod:`space.ui.tab_family`,
+:mod:`space.ui.tab_upload`). The handlers are the module-level functions of
+:mod:`space.ui.handlers`, bound to the shared :class:`~space.data.entries.SpaceData`. Uploads
+live in each browser session's own ``gr.State``, so what one user uploads is seen by that
+user only, until it is kept on the leaderboard (:mod:`space.data.store`) for everybody.
+
+Every event handler has an ``api_name``, so the app is also an API
+(``gradio_client.Client("http://127.0.0.1:7860/").predict(0.5, api_name="/leaderboard")``).
+The page is served by ``python -m space`` (:mod:`space.__main__`).
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from space.data.benchmark_data import TITLES
+from space.data.entries import SpaceData
+from space.data.loaders import FAMILY
+from space.ui.tab_family import family_tab
+from space.ui.tab_li_adger import li_adger_tab
+from space.ui.tab_upload import upload_tab
+
+__all__ = ["CSS", "UPLOAD_TTL_S", "build_app", "theme"]
+
+UPLOAD_TTL_S = 3600
+"""Seconds a session's uploads are kept after their last change."""
+CSS = """
+#upload-status, #keep-status {min-height: 2em}
+#pairs [role=gridcell], #pairs th {font-size: 0.85em}
+/* Whole words in the pair explorer: text wraps at spaces only (Gradio's cells default to
+   word-break: break-word); only the id columns (pair, phenomenon) may break anywhere. */
+#pairs span.text {word-break: normal !important; overflow-wrap: normal !important;
+                  hyphens: none !important}
+#pairs [data-col="0"] span.text, #pairs [data-col="2"] span.text {
+    overflow-wrap: anywhere !important}
+/* tall heatmaps scroll inside the page instead of shrinking their labels */
+.scroll-plot {max-height: 820px; overflow-y: auto}
+.scroll-plot img {max-width: none !important; width: auto !important; height: auto !important}
+"""
+
+_INTRO = """
+# The Acceptability Delta Criterion on LI-Adger, beside BLiMP, NPI, diagnostics and CoLA
+
+A language model passes a minimal pair under the **BLiMP criterion** when it scores the
+acceptable sentence higher. The **ADC** also asks for the *size* of the difference: with model
+scores z-scored over all 4,178 LI-Adger sentences, a pair passes ADC(δ) when the model delta
+Δlm = z(acceptable) − z(unacceptable) has the sign of the human delta Δh and
+|Δh − Δlm| < δ. The other tabs show the same models on the neighbouring benchmarks.
+"""
+
+
+def theme() -> gr.themes.Base:
+    """The default Gradio theme with system fonts: the page fetches nothing from other hosts.
+
+    Examples
+    --------
+    >>> isinstance(theme(), gr.themes.Base)
+    True
+    """
+    return gr.themes.Default(
+        font=["ui-sans-serif", "system-ui", "sans-serif"],
+        font_mono=["ui-monospace", "Consolas", "monospace"],
+    )
+
+
+def build_app(data: SpaceData) -> gr.Blocks:
+    """Lay out the page for ``data`` and wire every control to its handler.
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> demo = build_app(toy_space_data())
+    >>> sorted(d["api_name"] for d in demo.config["dependencies"] if d["api_name"])[:4]
+    ['adc_curves', 'blimp_breakdown', 'blimp_leaderboard', 'ceiling']
+    """
+    with gr.Blocks(title="ADC on LI-Adger and its family", analytics_enabled=False) as demo:
+        # each session's uploads; dropped an hour after they were last changed
+        uploads = gr.State([], time_to_live=UPLOAD_TTL_S)
+        gr.Markdown(_INTRO)
+        with gr.Tabs():
+            with gr.Tab("LI-Adger (ADC)", id="li_adger"):
+                delta = li_adger_tab(data, uploads, demo)
+            for bench in FAMILY:
+                if bench in data.benchmarks:
+                    with gr.Tab(TITLES[bench], id=bench):
+                        family_tab(data, bench, uploads, demo)
+            with gr.Tab("Evaluate your scores", id="upload"):
+                upload_tab(data, uploads, delta)
+    return demo

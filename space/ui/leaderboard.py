@@ -1,0 +1,213 @@
+"""The LI-Adger leaderboard at a chosen δ, and the human ceiling shown apart from it.
+
+The leaderboard ranks models on the 2,365 pairs. The human split-half ceiling covers the
+1,174 LI pairs only (the Adger part has no participant-level data), so it is never ranked
+among them: :func:`ceiling_frame` shows it in a table of its own, beside every model's
+numbers on those same LI pairs. :func:`styled` formats a table for display and highlights
+the rows of the session's own uploads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from metric_adc import bootstrap, core
+from space.data.entries import KIND_UPLOAD, ModelEntry, SpaceData
+
+__all__ = [
+    "CEILING_SOURCE",
+    "CI_RESAMPLES",
+    "CI_SEED",
+    "HIGHLIGHT",
+    "adc_column",
+    "adc_with_ci",
+    "ceiling_frame",
+    "finite_or_none",
+    "leaderboard_frame",
+    "styled",
+]
+
+CI_SEED = 20210601
+"""Seed of the bootstrap generator: every interval in the app is reproducible."""
+
+CI_RESAMPLES = 1000
+"""Bootstrap resamples per interval (resampling phenomena, which are few, keeps this fast)."""
+
+CEILING_SOURCE = "LI"
+"""The source whose pairs the human ceiling covers."""
+
+HIGHLIGHT = "background-color: #fde68a; font-weight: 700"
+"""CSS of a highlighted row (the session's own uploads): a pale amber with bold text, which
+reads as distinct without colour vision too."""
+
+
+def finite_or_none(x: float | None) -> float | None:
+    """``x`` rounded to 3 decimals, or ``None`` when undefined (for tables).
+
+    Examples
+    --------
+    >>> finite_or_none(0.12345), finite_or_none(None), finite_or_none(float("nan"))
+    (0.123, None, None)
+    """
+    if x is None or not math.isfinite(x):
+        return None
+    return round(float(x), 3)
+
+
+def adc_column(delta: float) -> str:
+    """The header of the ADC column, naming δ so that a reader sees which δ is shown.
+
+    Examples
+    --------
+    >>> adc_column(0.5), adc_column(1)
+    ('ADC δ=0.50', 'ADC δ=1.00')
+    """
+    return f"ADC δ={core.check_delta(delta):.2f}"
+
+
+def adc_with_ci(
+    entry: ModelEntry, human_delta: np.ndarray, clusters: Sequence[str] | None, delta: float
+) -> dict:
+    """ADC(δ) of one model with a 95% bootstrap interval that resamples phenomena.
+
+    The generator is seeded with :data:`CI_SEED` on every call, so an interval is the same
+    on every page load and for every user.
+
+    Examples
+    --------
+    >>> e = ModelEntry("m", "k", {}, np.array([1.0, 0.2, -0.3, 0.8]), {}, {})
+    >>> ci = adc_with_ci(e, np.array([1.1, 0.9, 0.5, 0.7]), ["a", "a", "b", "c"], 0.5)
+    >>> ci["estimate"], ci["low"] <= ci["estimate"] <= ci["high"]
+    (0.5, True)
+    """
+    return bootstrap.bootstrap_ci(
+        entry.model_delta,
+        human_delta,
+        statistic="adc",
+        delta=delta,
+        rng=np.random.default_rng(CI_SEED),
+        n_resamples=CI_RESAMPLES,
+        clusters=clusters,
+    )
+
+
+def _ci_text(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return "—"
+    return f"{low:.3f}–{high:.3f}"
+
+
+def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) -> pd.DataFrame:
+    """The leaderboard at ``delta``: every model (shared, then ``uploads``), best ADC(δ) first.
+
+    Columns: Model, Kind, Pairs, BLiMP, ADC δ=…, 95% CI (resampling phenomena), Human-sign,
+    Pearson pairs, Pearson sentences, ADC area (δ ≤ 5). The human ceiling is not a row here
+    (:func:`ceiling_frame`).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> df = leaderboard_frame(toy_space_data(), [], 0.5)
+    >>> print(df.iloc[:, :6].to_string(index=False))
+         Model         Kind  Pairs  BLiMP  ADC δ=0.50       95% CI
+    toy-length results file      3  0.667       0.667 0.000–1.000
+    """
+    delta = core.check_delta(delta)
+    col = adc_column(delta)
+    h = data.pairs.human_delta
+    rows = []
+    for e in [*data.shared_models(), *uploads]:
+        ci = adc_with_ci(e, h, data.pairs.phenomenon, delta)
+        r = e.row
+        rows.append(
+            {
+                "Model": e.name,
+                "Kind": e.kind,
+                "Pairs": r["n_pairs"],
+                "BLiMP": finite_or_none(r["blimp"]),
+                col: finite_or_none(ci["estimate"]),
+                "95% CI": _ci_text(ci["low"], ci["high"]),
+                "Human-sign": finite_or_none(r["human_sign"]),
+                "Pearson pairs": finite_or_none(r["pearson_pairs"]),
+                "Pearson sentences": finite_or_none(r["pearson_sentences"]),
+                "ADC area": finite_or_none(r["adc_auc"]),
+            }
+        )
+    columns = ["Model", "Kind", "Pairs", "BLiMP", col, "95% CI", "Human-sign"]
+    columns += ["Pearson pairs", "Pearson sentences", "ADC area"]
+    df = pd.DataFrame(rows, columns=columns)
+    return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
+        drop=True
+    )
+
+
+def ceiling_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) -> pd.DataFrame:
+    """The human split-half ceiling at ``delta`` and, under it, every model on the same LI
+    pairs (best first): the comparison the ceiling allows. Empty without a ceiling.
+
+    Columns: Model, Kind, Pairs, BLiMP, ADC δ=…, Pearson pairs. A model's numbers here are
+    its statistics restricted to the LI pairs (z-scores over all sentences, as in its
+    leaderboard row).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> ceiling_frame(toy_space_data(), [], 0.5).empty
+    True
+    """
+    col = adc_column(delta)
+    columns = ["Model", "Kind", "Pairs", "BLiMP", col, "Pearson pairs"]
+    if data.ceiling is None:
+        return pd.DataFrame(columns=columns)
+    c = data.ceiling.row
+    human = {
+        "Model": c["model"],
+        "Kind": f"human ceiling ({c['n_splits']} split-halves, seed {c['seed']})",
+        "Pairs": c["n_pairs"],
+        "BLiMP": finite_or_none(c["blimp"]),
+        col: finite_or_none(data.ceiling.adc_at(delta)),
+        "Pearson pairs": finite_or_none(c["pearson_pairs"]),
+    }
+    sel = np.array([s == CEILING_SOURCE for s in data.pairs.source], dtype=bool)
+    h = data.pairs.human_delta[sel]
+    models = []
+    for e in [*data.shared_models(), *uploads]:
+        li = (e.row.get("by_group") or {}).get(CEILING_SOURCE, {})
+        models.append(
+            {
+                "Model": e.name,
+                "Kind": e.kind,
+                "Pairs": li.get("n_pairs"),
+                "BLiMP": finite_or_none(li.get("blimp")),
+                col: finite_or_none(core.adc(e.model_delta[sel], h, delta)),
+                "Pearson pairs": finite_or_none(li.get("pearson_pairs")),
+            }
+        )
+    df = pd.DataFrame(models, columns=columns)
+    df = df.sort_values(col, ascending=False, na_position="last", kind="stable")
+    return pd.concat([pd.DataFrame([human], columns=columns), df], ignore_index=True)
+
+
+def styled(df: pd.DataFrame, *, highlight: str = KIND_UPLOAD):
+    """``df`` for display: numbers with 3 decimals, missing values as a dash, and the rows
+    whose ``Kind`` is ``highlight`` (the session's uploads) in :data:`HIGHLIGHT`.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"Model": ["a", "b"], "Kind": ["x", KIND_UPLOAD], "v": [0.5, None]})
+    >>> s = styled(df)
+    >>> s.to_string().splitlines()[1:]
+    ['0 a x 0.500', '1 b your upload —']
+    >>> "background-color: #fde68a" in s.to_html()
+    True
+    """
+
+    def row_style(row: pd.Series) -> list[str]:
+        mark = "Kind" in row.index and row["Kind"] == highlight
+        return [HIGHLIGHT if mark else ""] * len(row)
+
+    return df.style.format(precision=3, na_rep="—").apply(row_style, axis=1)

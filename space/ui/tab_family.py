@@ -1,0 +1,112 @@
+"""A tab of the app for one benchmark of the family (BLiMP, NPI, diagnostics, CoLA).
+
+Its leaderboard (the human row apart from the ranking), its breakdowns (a table and a
+heatmap), and for Ettinger's diagnostics each model's top predictions for one item, each
+wired to its handler in :mod:`space.ui.handlers`.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from space.data.benchmark_data import TITLES, BenchmarkData
+from space.data.entries import SpaceData
+from space.ui import handlers
+from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
+
+__all__ = ["family_tab"]
+
+
+def _family_intro(view: BenchmarkData) -> str:
+    spec = view.spec
+    lines = [
+        f"**{spec.title}** — {spec.citation.short}; licence: {spec.license}.",
+        f"**Headline**: {spec.headline.description}.",
+    ]
+    if view.human is not None:
+        lines.append(
+            f"**{view.human.name}** (below the ranking, not in it): {view.human.note or ''}"
+        )
+    lines += view.notes
+    lines += [f"Results file `{n}` was skipped: {why}" for n, why in view.skipped]
+    return "\n\n".join(lines)
+
+
+def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) -> None:
+    view = data.benchmarks[bench]
+    breakdowns = [b.label for b in BREAKDOWNS[bench]]
+    gr.Markdown(_family_intro(view))
+    with gr.Tabs():
+        with gr.Tab("Leaderboard"):
+            headline, label = LEADERBOARD[bench]
+            board = gr.Dataframe(
+                interactive=False,
+                wrap=True,
+                label=f"Models on {TITLES[bench]}: {headline}, and {label}",
+                elem_id=f"{bench}-leaderboard",
+            )
+            if view.human is not None:
+                gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
+                gr.Dataframe(
+                    value=handlers.family_human(data, bench),
+                    interactive=False,
+                    wrap=True,
+                    show_label=False,
+                    elem_id=f"{bench}-human",
+                )
+        with gr.Tab("Breakdown"):
+            with gr.Row():
+                label_box = gr.Dropdown(breakdowns, value=breakdowns[0], label="Breakdown")
+                stats = BREAKDOWNS[bench][0].statistics
+                stat_box = gr.Dropdown(
+                    handlers.statistic_labels(stats), value=stats[0], label="Statistic"
+                )
+            table = gr.Dataframe(
+                interactive=False, wrap=True, max_height=600, elem_id=f"{bench}-breakdown"
+            )
+            plot = gr.Plot(
+                show_label=False,
+                elem_id=f"{bench}-breakdown-plot",
+                elem_classes=["scroll-plot"],
+                format="png",
+            )
+        if bench == "diagnostics":
+            with gr.Tab("Predictions"):
+                choices = prediction_choices(view)
+                unit = gr.Dropdown(
+                    choices,
+                    value=choices[0] if choices else None,
+                    label="Expected completion (set.item.word)",
+                )
+                unit_text = gr.Markdown()
+                unit_table = gr.Dataframe(interactive=False, wrap=True)
+            gr.on(
+                [demo.load, unit.change, uploads.change],
+                handlers.bind(handlers.predictions, data, bench),
+                [unit, uploads],
+                [unit_text, unit_table],
+                api_name=f"{bench}_predictions",
+                trigger_mode="always_last",
+            )
+    gr.on(
+        [demo.load, uploads.change],
+        handlers.bind(handlers.family_leaderboard, data, bench),
+        uploads,
+        board,
+        api_name=f"{bench}_leaderboard",
+        trigger_mode="always_last",
+    )
+    label_box.change(
+        handlers.bind(handlers.statistic_choices, bench),
+        label_box,
+        stat_box,
+        api_visibility="private",
+    )
+    gr.on(
+        [demo.load, label_box.change, stat_box.change, uploads.change],
+        handlers.bind(handlers.family_breakdown, data, bench),
+        [label_box, stat_box, uploads],
+        [table, plot],
+        api_name=f"{bench}_breakdown",
+        trigger_mode="always_last",
+    )

@@ -1,0 +1,1 @@
+"""Tools for developers of the project; not installed with it."""
