@@ -61,7 +61,19 @@ _REFERENCE_CODE = {
 
 
 def _describe(name: str, entry: dict) -> Benchmark:
-    """The :class:`Benchmark` of one table of :data:`DESCRIPTIONS` and its module's code."""
+    """The :class:`Benchmark` of one table of :data:`DESCRIPTIONS` and its module's code.
+
+    Examples
+    --------
+    >>> _describe("npi", {"title": "NPI"})
+    Traceback (most recent call last):
+    ValueError: .../benchmarks.toml: [npi] lacks 'headline'
+    >>> _describe("glue", {})
+    Traceback (most recent call last):
+    ValueError: .../benchmarks.toml: [glue] has no reader; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
+    """
+    if name not in _CODE:
+        raise ValueError(f"{DESCRIPTIONS}: [{name}] has no reader; expected one of {list(_CODE)}")
     try:
         files, read, groups = _CODE[name]
         headline = entry["headline"]
@@ -87,10 +99,12 @@ def _describe(name: str, entry: dict) -> Benchmark:
         raise ValueError(f"{DESCRIPTIONS}: [{name}] lacks {exc.args[0]!r}") from None
 
 
-with DESCRIPTIONS.open("rb") as _fh:
-    BENCHMARKS: dict[str, Benchmark] = {
-        name: _describe(name, entry) for name, entry in tomllib.load(_fh).items()
-    }
+BENCHMARKS: dict[str, Benchmark] = {
+    name: _describe(name, entry)
+    for name, entry in tomllib.loads(DESCRIPTIONS.read_text(encoding="utf-8")).items()
+}
+if set(BENCHMARKS) != set(_CODE):
+    raise ValueError(f"{DESCRIPTIONS}: expected a table for each of {sorted(_CODE)}")
 """The one list of benchmarks: name → description."""
 
 
