@@ -50,7 +50,7 @@ from baselines.interface import (
     check_sentences,
 )
 from li_adger.benchmarks import BENCHMARKS
-from li_adger.io.readers import TABLE_SUFFIXES, read_sentence_table
+from li_adger.io.sentence_table import TABLE_SUFFIXES, read_sentence_table
 from metric_adc.scores.file import PartialFileError, read_partial
 
 __all__ = [

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from li_adger import hub
 from li_adger.builder import build as builder
-from li_adger.builder.tables import BuildError
+from li_adger.io.readers import InputFileError
 from li_adger.sources import ChecksumError, SourceNotFoundError
 
 
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (
         SourceNotFoundError,
         ChecksumError,
-        BuildError,
+        InputFileError,  # a source file that cannot be read or built from (BuildError)
         builder.DamagedBuildError,
         hub.HubError,
     ) as exc:

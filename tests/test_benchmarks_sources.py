@@ -1,70 +1,27 @@
-"""The benchmark family's pinned files: checksums, upstream places, verification on load."""
+"""The benchmark family's pinned files: every file a reader needs is pinned, verification on load."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 from conftest import SHARED_DATA, copy_sources
 
 from li_adger.benchmarks import BENCHMARKS, load_items, load_references
+from li_adger.benchmarks.blimp import MODELS_FILE, PARADIGM_FILES
 from li_adger.sources import SOURCE_FILES, ChecksumError, SourceNotFoundError, sha256_file
 
 
-def _shared_sums() -> dict[str, str]:
-    sums = {}
-    for line in (SHARED_DATA / "SHA256SUMS").read_text().splitlines():
-        digest, path = line.split()
-        sums[path.removeprefix("./")] = digest
-    return sums
-
-
-def test_every_benchmark_file_is_pinned_with_the_shared_checksum():
-    sums = _shared_sums()
+def test_every_file_a_benchmark_reads_is_pinned():
     needed = {f for b in BENCHMARKS.values() for f in (*b.files, *b.reference_files)}
     assert needed <= set(SOURCE_FILES)
-    for rel in needed:
-        assert SOURCE_FILES[rel].sha256 == sums[rel], rel
 
 
-def test_blimp_has_67_pinned_paradigms_and_its_summaries():
-    blimp = {p for p in SOURCE_FILES if p.startswith("blimp/")}
-    assert len(blimp) == 69
-    human = SOURCE_FILES["blimp/human_validation_summary.csv"]
-    assert human.upstream_path == "raw_results/summary/human_validation_summary.csv"
-    assert SOURCE_FILES["blimp/models_summary.jsonl"].upstream_path == (
-        "raw_results/summary/models_summary.jsonl"
-    )
-    assert SOURCE_FILES["blimp/wh_island.jsonl"].upstream_path == "data/wh_island.jsonl"
-    assert {SOURCE_FILES[p].commit for p in blimp} == {"3e56b06fcabca9b30822fc66435fca6b1aa40bb1"}
-    assert {SOURCE_FILES[p].repo for p in blimp} == {"alexwarstadt/blimp"}
-
-
-@pytest.mark.parametrize(
-    ("relpath", "repo", "commit", "upstream"),
-    [
-        (
-            "npi/npi_minimal_pairs.tsv",
-            "alexwarstadt/data_generation",
-            "0fbddc5532f72575484c90d915b885d892eded4b",
-            "outputs/npi/environments/npi_minimal_pairs.tsv",
-        ),
-        (
-            "lm-diagnostics/ROLE-88/ROLE-88.tsv",
-            "aetting/lm-diagnostics",
-            "080de8d8b29a3d6f5fe133af73d7e9170f4d4c0c",
-            "datasets/ROLE-88/ROLE-88.tsv",
-        ),
-        (
-            "lm-diagnostics/NEG-136/NEG-136-NAT.tsv",
-            "aetting/lm-diagnostics",
-            "080de8d8b29a3d6f5fe133af73d7e9170f4d4c0c",
-            "datasets/NEG-136/NEG-136-NAT.tsv",
-        ),
-    ],
-)
-def test_upstream_places(relpath, repo, commit, upstream):
-    spec = SOURCE_FILES[relpath]
-    assert (spec.repo, spec.commit, spec.upstream_path) == (repo, commit, upstream)
-    assert spec.url == f"https://raw.githubusercontent.com/{repo}/{commit}/{upstream}"
+def test_blimp_paradigms_are_the_paradigms_of_the_papers_summary():
+    uids = {json.loads(line)["UID"] for line in (SHARED_DATA / MODELS_FILE).open()}
+    assert len(PARADIGM_FILES) == 67
+    assert {Path(p).stem for p in PARADIGM_FILES} == uids - {"overall"}
 
 
 @pytest.mark.parametrize("name", ["npi", "diagnostics", "cola"])

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from li_adger.io.readers import InputFileError, read_sentence_table
+from li_adger.io.readers import InputFileError, read_csv
+from li_adger.io.sentence_table import read_sentence_table
 from metric_adc.scores.file import (
     RECORD_FIELDS,
     PartialFileError,
@@ -216,3 +217,56 @@ def test_sentence_table_round_trip_of_any_text(tmp_path, suffix):
             encoding="utf-8",
         )
     assert read_sentence_table(p).sentences == texts
+
+
+# ----------------------------------------------------------------------------- CSV with columns
+@FAST
+@given(data=st.binary(max_size=200), skip=st.integers(0, 2))
+def test_any_bytes_in_a_csv_with_columns_parse_or_raise(tmp_path, data, skip):
+    p = tmp_path / "t.csv"
+    p.write_bytes(data)
+    try:
+        frame = read_csv(p, ["a", "b"], name="my table", skip_lines=skip)
+    except InputFileError as exc:
+        assert str(exc).startswith("my table"), str(exc)
+    else:
+        assert {"a", "b"} <= set(frame.columns)
+        assert all(isinstance(v, str) for c in frame.columns for v in frame[c])
+
+
+FIELD = st.text(st.characters(blacklist_categories=("Cs",)), max_size=6)
+
+
+@FAST
+@given(
+    rows=st.lists(st.tuples(FIELD, FIELD), max_size=5),
+    comments=st.lists(
+        st.text(st.characters(blacklist_characters="\r\n\x00"), max_size=20), max_size=3
+    ),
+    newline=st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_a_csv_with_columns_round_trips(tmp_path, rows, comments, newline):
+    """What ``csv.writer`` writes, every field quoted (a bare ``\\r`` in an unquoted field would end
+    the line for any reader), after any comment lines, is read back field for field; rows
+    whose fields are all blank are skipped, as by every CSV reader of the project."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator=newline, quoting=csv.QUOTE_ALL).writerows([["a", "b"], *rows])
+    p = tmp_path / "t.csv"
+    p.write_bytes("".join(c + newline for c in comments).encode() + out.getvalue().encode())
+    frame = read_csv(p, ["b", "a"], skip_lines=len(comments))
+    kept = [list(r) for r in rows if any(f.strip() for f in r)]
+    assert frame.columns.tolist() == ["a", "b"]
+    assert frame.to_numpy().tolist() == kept
+
+
+def test_csv_with_columns_names_file_line_and_column(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("# note\nid,score\na,1\nb,2,3\n")
+    with pytest.raises(InputFileError) as err:
+        read_csv(p, ["id", "score"], skip_lines=1)
+    assert (
+        str(err.value) == f"{p} line 4: expected 2 fields like the header (got 3: ['b', '2', '3'])"
+    )
+    with pytest.raises(InputFileError) as err:
+        read_csv(p, ["id", "judgement"], name="the table", skip_lines=1)
+    assert str(err.value).startswith("the table line 2: missing column(s) ['judgement']")

@@ -359,3 +359,14 @@ def test_a_missing_build_in_the_package_folder_says_how_to_restore_it(monkeypatc
     message = str(err.value)
     assert "build_report.json is missing" in message and "were not found" in message
     assert "`git checkout -- li_adger/data li_adger/.huggingface.yaml`" in message
+
+
+def test_the_card_quotes_the_bibtex_of_the_benchmark_family():
+    """The card's BibTeX block holds exactly the LI-Adger entries of the one bibliography."""
+    from li_adger.benchmarks import BENCHMARKS
+    from li_adger.benchmarks.spec import BIBLIOGRAPHY, bibtex_entries
+
+    block = CARD.read_text(encoding="utf-8").split("```bibtex\n", 1)[1].split("```", 1)[0]
+    card = bibtex_entries(block)
+    assert sorted(card) == sorted(BENCHMARKS["li_adger"].citation.keys)
+    assert card == {k: bibtex_entries(BIBLIOGRAPHY.read_text(encoding="utf-8"))[k] for k in card}

@@ -53,7 +53,7 @@ def test_thesis_files_are_pinned_with_the_shared_checksums():
     for rel in THESIS_OUTPUT_FILES:
         spec = SOURCE_FILES[rel]
         assert spec.sha256 == sums[f"./{rel}"] == sha256_file(SHARED / rel)
-        assert spec.upstream_path == f"output/{Path(rel).name}"
+        assert spec.url.endswith(f"/output/{Path(rel).name}")
 
 
 def test_default_lookup_finds_the_shared_copies(monkeypatch):

@@ -1,8 +1,8 @@
 """Where models made on first use are cached (SmolLM2 converted from GGUF, ``minilm-cola``).
 
-The folder is ``$LI_ADGER_MODELS`` when that variable is set, else ``$LI_ADGER_CACHE/models``,
-else ``~/.cache/li_adger/models``; each model has a sub-folder of its own
-(``smollm2``, ``minilm-cola``).
+The folder is ``$LI_ADGER_MODELS`` when that variable is set, else ``models`` in the project's
+user cache (:func:`li_adger.sources.cache_root`: ``$LI_ADGER_CACHE``, else
+``~/.cache/li_adger``); each model has a sub-folder of its own (``smollm2``, ``minilm-cola``).
 
 Examples
 --------
@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from li_adger.sources import cache_root
 
 __all__ = ["models_dir"]
 
@@ -34,6 +36,4 @@ def models_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     if env.get("LI_ADGER_MODELS"):
         return Path(env["LI_ADGER_MODELS"]).expanduser()
-    if env.get("LI_ADGER_CACHE"):
-        return Path(env["LI_ADGER_CACHE"]).expanduser() / "models"
-    return Path.home() / ".cache" / "li_adger" / "models"
+    return cache_root(env) / "models"

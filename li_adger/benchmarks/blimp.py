@@ -40,7 +40,7 @@ import pandas as pd
 from li_adger.benchmarks.spec import Items
 from li_adger.benchmarks.tsv import SourceFormatError
 from li_adger.benchmarks.units import minimal_pairs
-from li_adger.sources import BLIMP_PARADIGMS
+from li_adger.sources import SOURCE_FILES
 
 __all__ = [
     "GROUPS",
@@ -52,10 +52,13 @@ __all__ = [
     "read_references",
 ]
 
-PARADIGM_FILES: tuple[str, ...] = tuple(f"blimp/{uid}.jsonl" for uid in sorted(BLIMP_PARADIGMS))
 HUMAN_FILE = "blimp/human_validation_summary.csv"
 MODELS_FILE = "blimp/models_summary.jsonl"
 GROUPS: tuple[str, ...] = ("UID", "linguistics_term", "field")
+PARADIGM_FILES: tuple[str, ...] = tuple(
+    sorted(p for p in SOURCE_FILES if p.startswith("blimp/") and p not in (HUMAN_FILE, MODELS_FILE))
+)
+"""The 67 paradigms' files, ``blimp/<UID>.jsonl``: every pinned BLiMP file but the summaries."""
 MODELS: dict[str, str] = {
     "ngram": "5-gram",
     "lstm": "LSTM",

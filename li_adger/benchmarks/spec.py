@@ -28,6 +28,7 @@ A part that does not apply is an empty frame with the required columns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ import pandas as pd
 
 __all__ = [
     "ACCURACY_COLUMNS",
+    "BIBLIOGRAPHY",
     "CLOZE_COMPARISON_COLUMNS",
     "COMPARISON_COLUMNS",
     "FORMS",
@@ -46,6 +48,7 @@ __all__ = [
     "Headline",
     "Items",
     "ItemsError",
+    "bibtex_entries",
     "empty_frame",
 ]
 
@@ -80,12 +83,48 @@ def empty_frame(columns: tuple[str, ...] | list[str]) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
 
 
+BIBLIOGRAPHY = Path(__file__).with_name("citations.bib")
+"""The BibTeX entries of every benchmark, one copy, cited by key (:attr:`Citation.keys`)."""
+
+_ENTRY = re.compile(r"^@\w+\{(?P<key>[^,\s]+),.*?^\}", re.MULTILINE | re.DOTALL)
+
+
+def bibtex_entries(text: str) -> dict[str, str]:
+    """The entries of a BibTeX text by key, each as written (``@type{key, ...}``).
+
+    Examples
+    --------
+    >>> bibtex_entries("% refs\\n@article{k1,\\n  year = {2020}\\n}\\n@book{k2,\\n}\\n")
+    {'k1': '@article{k1,\\n  year = {2020}\\n}', 'k2': '@book{k2,\\n}'}
+    """
+    return {m["key"]: m[0] for m in _ENTRY.finditer(text)}
+
+
 @dataclass(frozen=True)
 class Citation:
-    """How to cite a benchmark: a short form for tables and the BibTeX entry."""
+    """How to cite a benchmark: a short form for tables and the keys of its BibTeX entries
+    in :data:`BIBLIOGRAPHY`."""
 
     short: str
-    bibtex: str
+    keys: tuple[str, ...]
+
+    @property
+    def bibtex(self) -> str:
+        """The BibTeX entries, in the order of :attr:`keys`.
+
+        Examples
+        --------
+        >>> print(Citation("Ettinger (2020)", ("ettinger2020bert",)).bibtex.splitlines()[0])
+        @article{ettinger2020bert,
+        >>> Citation("Nobody (2024)", ("nobody2024",)).bibtex
+        Traceback (most recent call last):
+        KeyError: "no BibTeX entry 'nobody2024' in .../citations.bib"
+        """
+        entries = bibtex_entries(BIBLIOGRAPHY.read_text(encoding="utf-8"))
+        missing = [k for k in self.keys if k not in entries]
+        if missing:
+            raise KeyError(f"no BibTeX entry {missing[0]!r} in {BIBLIOGRAPHY}")
+        return "\n".join(entries[k] for k in self.keys)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ the row and what was expected. Irregularities that leave the data usable are not
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import pandas as pd
 
 from li_adger.builder.ids import LI_OFFICIAL_PAIR_ALIASES, condition_of, li_year, parse_id
 from li_adger.builder.text import clean_note
+from li_adger.io.readers import InputFileError, csv_table, read_csv, read_text
 
 __all__ = [
     "CONDITIONS_FILE",
@@ -39,7 +39,7 @@ CONDITIONS_FILE = "sprouse2013/LI.conditions.csv"
 _MISSING = {"", "#N/A", "NA", "N/A", "nan"}
 
 
-class BuildError(ValueError):
+class BuildError(InputFileError):
     """A source file cannot be turned into the dataset (names the file, row and problem)."""
 
 
@@ -55,30 +55,9 @@ class Tables:
     notes_repaired: int  # notes changed by the mojibake repair
 
 
-def _unreadable(relpath: str, path: Path, exc: Exception) -> BuildError:
-    if isinstance(exc, UnicodeDecodeError):
-        what = (
-            f"not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} at offset {exc.start})"
-        )
-    elif isinstance(exc, pd.errors.EmptyDataError):
-        what = "empty (no header line)"
-    else:
-        what = f"not a readable CSV file ({exc})"
-    return BuildError(f"{relpath} ({path}): {what}; expected the pinned UTF-8 CSV file")
-
-
-def _read_csv(path: Path, relpath: str, columns: tuple[str, ...]) -> pd.DataFrame:
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
-        raise _unreadable(relpath, path, exc) from None
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise BuildError(
-            f"{relpath} ({path}): expected columns {list(columns)}, missing {missing} "
-            f"(got {list(frame.columns)})"
-        )
-    return frame
+def _read(paths: Mapping[str, Path], relpath: str, columns: tuple[str, ...]) -> pd.DataFrame:
+    """A build file as a frame of strings, named in errors by its pinned name and its path."""
+    return read_csv(paths[relpath], columns, name=f"{relpath} ({paths[relpath]})")
 
 
 def _judgement(value: str, sentence_id: str) -> float | None:
@@ -97,8 +76,8 @@ def official_li_pairs(path: Path) -> list[tuple[str, str]]:
     """The official LI condition pairs as ``(good, bad)`` conditions in LI-Adger spelling.
 
     ``LI.conditions.csv`` lists one ``(bad, good)`` pair of token-1 item ids per row, with
-    CR line endings; the spelling differences of :data:`li_adger.builder.ids.LI_OFFICIAL_PAIR_ALIASES`
-    are applied.
+    CR line endings; the spelling differences of
+    :data:`li_adger.builder.ids.LI_OFFICIAL_PAIR_ALIASES` are applied.
 
     Examples
     --------
@@ -107,17 +86,13 @@ def official_li_pairs(path: Path) -> list[tuple[str, str]]:
     >>> len(pairs), pairs[4]
     (150, ('32.3.Culicover.7a.g', '32.3.Culicover.7b.*'))
     """
-    try:
-        with open(path, encoding="utf-8", newline=None) as f:  # universal newlines read CR
-            rows = list(csv.DictReader(f))
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise _unreadable(CONDITIONS_FILE, path, exc) from None
-    if not rows or not {"bad", "good"} <= set(rows[0]):
-        raise BuildError(f"{CONDITIONS_FILE} ({path}): expected columns 'bad' and 'good'")
+    name = f"{CONDITIONS_FILE} ({path})"
+    header, rows = csv_table(read_text(path, name=name), name, ("bad", "good"))
+    at = {c: header.index(c) for c in ("bad", "good")}
     out = []
-    for number, row in enumerate(rows, start=2):
+    for number, row in rows:
         try:
-            bad, good = condition_of(row["bad"]), condition_of(row["good"])
+            bad, good = condition_of(row[at["bad"]]), condition_of(row[at["good"]])
         except ValueError as exc:
             raise BuildError(f"{CONDITIONS_FILE} line {number}: {exc}") from None
         bad, good = LI_OFFICIAL_PAIR_ALIASES.get((bad, good), (bad, good))
@@ -127,8 +102,8 @@ def official_li_pairs(path: Path) -> list[tuple[str, str]]:
 
 def _read_sentences(paths: Mapping[str, Path]) -> tuple[pd.DataFrame, int]:
     cols = ("dataset", "notes", "typo?", "id", "sentence")
-    me = _read_csv(paths[JUDGEMENTS_FILE], JUDGEMENTS_FILE, (*cols, "judgement"))
-    ln = _read_csv(paths[LENGTHS_FILE], LENGTHS_FILE, (*cols, "sent_length"))
+    me = _read(paths, JUDGEMENTS_FILE, (*cols, "judgement"))
+    ln = _read(paths, LENGTHS_FILE, (*cols, "sent_length"))
     if len(me) != len(ln):
         raise BuildError(
             f"{JUDGEMENTS_FILE} has {len(me)} rows but {LENGTHS_FILE} has {len(ln)}; "
@@ -190,9 +165,11 @@ def _read_sentences(paths: Mapping[str, Path]) -> tuple[pd.DataFrame, int]:
     return pd.DataFrame(rows), repaired
 
 
-def _read_pairs(path: Path, sentences: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+def _read_pairs(
+    paths: Mapping[str, Path], sentences: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     cols = ("dataset", "discard", "notes", "phenomenon", "gramm_id", "gramm_sentence")
-    raw = _read_csv(path, PAIRS_FILE, (*cols, "ungramm_id", "ungramm_sentence"))
+    raw = _read(paths, PAIRS_FILE, (*cols, "ungramm_id", "ungramm_sentence"))
     by_id = {rec["id"]: rec for rec in sentences.to_dict("records")}
     rows = []
     repaired = 0
@@ -386,7 +363,7 @@ def make_tables(paths: Mapping[str, Path]) -> Tables:
     (4178, 2393, 2365, 233)
     """
     sentences, repaired_s = _read_sentences(paths)
-    pairs, upstream, repaired_p = _read_pairs(paths[PAIRS_FILE], sentences)
+    pairs, upstream, repaired_p = _read_pairs(paths, sentences)
     official = official_li_pairs(paths[CONDITIONS_FILE])
     phenomena = _phenomena(sentences, pairs)
     return Tables(

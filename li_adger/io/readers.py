@@ -11,8 +11,9 @@ nor ``csv.Error`` for a field over the ``csv`` module's limit.
 The pieces every reader shares are here: :func:`read_text` (a file as UTF-8 text),
 :func:`json_lines` (JSON Lines, split at ``"\\n"`` only, the line separators U+2028, U+2029
 and U+0085 being text, which is why every JSON Lines writer escapes them), :func:`csv_rows`,
-the field checks :func:`as_text` and :func:`as_number`, and :func:`read_sentence_table`, the
-reader of a table of sentences (``id``, ``sentence``) given to a scorer.
+:func:`csv_table` and :func:`read_csv` (a CSV file that must have some columns), and the field
+checks :func:`as_text` and :func:`as_number`. The reader of a table of sentences given to a
+scorer is :mod:`li_adger.io.sentence_table`.
 
 Examples
 --------
@@ -27,6 +28,7 @@ li_adger.io.readers.InputFileError: s.jsonl line 2: not valid JSON (an integer o
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -35,27 +37,26 @@ import os
 import re
 import reprlib
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
-    "TABLE_SUFFIXES",
     "InputFileError",
-    "SentenceTable",
     "as_number",
     "as_text",
     "csv_rows",
+    "csv_table",
     "decode",
     "json_lines",
     "parse_json",
-    "read_sentence_table",
+    "read_csv",
     "read_text",
     "shown",
 ]
-
-TABLE_SUFFIXES: tuple[str, ...] = (".csv", ".jsonl", ".parquet")
-"""The file types :func:`read_sentence_table` reads."""
 
 
 class InputFileError(ValueError):
@@ -104,11 +105,18 @@ def _digits(value: int) -> int:
     return k + 1 if n >= 10**k else k
 
 
-def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
+def read_text(
+    path: str | os.PathLike,
+    *,
+    max_bytes: int | None = None,
+    name: str | None = None,
+    encoding: str = "utf-8",
+) -> str:
     """The content of a UTF-8 text file (a leading byte-order mark dropped).
 
     Raises :class:`InputFileError` naming the file when it is missing, a folder, unreadable,
-    larger than ``max_bytes`` or not UTF-8 (with the offset of the first bad byte).
+    larger than ``max_bytes`` or not UTF-8 (with the offset of the first bad byte). ``name``
+    is the file as the user knows it (default: its path); ``encoding`` another text encoding.
 
     Examples
     --------
@@ -119,9 +127,11 @@ def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     Traceback (most recent call last):
     ...
     li_adger.io.readers.InputFileError: ...latin1.csv: not UTF-8 text (byte b'\\xe9' at offset 12: invalid continuation byte); expected a UTF-8 file
+    >>> read_text(p, encoding="latin-1")[-4:]
+    'é,1\\n'
     """
     path = Path(path)
-    name = str(path)
+    name = str(path) if name is None else name
     if path.is_dir():
         raise InputFileError(f"{name}: is a folder (expected a file)")
     if not path.is_file():
@@ -133,10 +143,10 @@ def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise InputFileError(f"{name}: cannot be read ({exc.strerror or exc})") from exc
-    return decode(data, name)
+    return decode(data, name, encoding)
 
 
-def decode(data: bytes, name: str) -> str:
+def decode(data: bytes, name: str, encoding: str = "utf-8") -> str:
     """Bytes read from file ``name`` as UTF-8 text (a leading byte-order mark dropped), or
     :class:`InputFileError` naming the first byte that is not UTF-8 and its offset.
 
@@ -150,12 +160,13 @@ def decode(data: bytes, name: str) -> str:
     li_adger.io.readers.InputFileError: s.jsonl.0123.partial: not UTF-8 text (byte b'\\xff' at offset 3: invalid start byte); expected a UTF-8 file
     """
     try:
-        return data.decode("utf-8").removeprefix("\ufeff")
+        return data.decode(encoding).removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         bad = exc.object[exc.start : exc.start + 1]
+        spelled = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
         raise InputFileError(
-            f"{name}: not UTF-8 text (byte {bad!r} at offset {exc.start}: {exc.reason}); "
-            "expected a UTF-8 file"
+            f"{name}: not {spelled} text (byte {bad!r} at offset {exc.start}: {exc.reason}); "
+            f"expected a {spelled} file"
         ) from exc
 
 
@@ -222,11 +233,12 @@ def json_lines(text: str, name: str) -> Iterator[tuple[int, object]]:
             yield k + 1, parse_json(line, f"{name} line {k + 1}")
 
 
-def csv_rows(text: str, name: str) -> Iterator[tuple[int, list[str]]]:
+def csv_rows(text: str, name: str, *, first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
     """The rows of a CSV text as ``(line number, fields)``, blank rows skipped.
 
-    The line number is that of the row's first line (a quoted field may span lines). A row
-    the ``csv`` module cannot read (e.g. a field over its limit of 131,072 characters) is an
+    The line number is that of the row's first line (a quoted field may span lines), counted
+    from ``first_line`` (the line of the file that ``text`` starts at). A row the ``csv``
+    module cannot read (e.g. a field over its limit of 131,072 characters) is an
     :class:`InputFileError` naming the line.
 
     Examples
@@ -239,7 +251,7 @@ def csv_rows(text: str, name: str) -> Iterator[tuple[int, list[str]]]:
     li_adger.io.readers.InputFileError: f.csv line 2: not valid CSV (field larger than field limit (131072))
     """
     reader = csv.reader(io.StringIO(text, newline=""))
-    start = 1
+    start = first_line
     while True:
         try:
             row = next(reader)
@@ -249,7 +261,111 @@ def csv_rows(text: str, name: str) -> Iterator[tuple[int, list[str]]]:
             raise InputFileError(f"{name} line {start}: not valid CSV ({exc})") from exc
         if any(c.strip() for c in row):
             yield start, row
-        start = reader.line_num + 1
+        start = first_line + reader.line_num
+
+
+def _listed(names: Sequence[str]) -> str:
+    """``'a', 'b' and 'c'``."""
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def csv_table(
+    text: str, name: str, columns: Sequence[str], *, first_line: int = 1
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header and the rows ``(line number, fields)`` of a CSV text whose header must name
+    ``columns`` (others may follow), every row as long as the header; blank rows skipped.
+
+    Header names are stripped of surrounding spaces. Anything else is an
+    :class:`InputFileError` naming the file, the line and the column: an empty text, a
+    required column missing from the header or named twice, a row of another length.
+
+    Examples
+    --------
+    >>> csv_table("id,sentence,x\\ns1,Go.,1\\n", "t.csv", ("id", "sentence"))
+    (['id', 'sentence', 'x'], [(2, ['s1', 'Go.', '1'])])
+    >>> csv_table("id,text\\ns1,Go.\\n", "t.csv", ("id", "sentence"))
+    Traceback (most recent call last):
+    ...
+    li_adger.io.readers.InputFileError: t.csv line 1: missing column(s) ['sentence'] in the CSV header (got ['id', 'text']; expected 'id' and 'sentence')
+    >>> csv_table("id,sentence\\ns1,Go.,1\\n", "t.csv", ("id", "sentence"))
+    Traceback (most recent call last):
+    ...
+    li_adger.io.readers.InputFileError: t.csv line 2: expected 2 fields like the header (got 3: ['s1', 'Go.', '1'])
+    """
+    rows = csv_rows(text, name, first_line=first_line)
+    first = next(rows, None)
+    if first is None:
+        raise InputFileError(
+            f"{name}: file is empty (expected a CSV header with {','.join(columns)!r})"
+        )
+    header = [c.strip() for c in first[1]]
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise InputFileError(
+            f"{name} line {first[0]}: missing column(s) {missing} in the CSV header "
+            f"(got {shown(header)}; expected {_listed(columns)})"
+        )
+    twice = [c for c in columns if header.count(c) > 1]
+    if twice:
+        raise InputFileError(
+            f"{name} line {first[0]}: column {twice[0]!r} is named twice in the CSV header "
+            f"(got {shown(header)})"
+        )
+    body = []
+    for lineno, row in rows:
+        if len(row) != len(header):
+            raise InputFileError(
+                f"{name} line {lineno}: expected {len(header)} fields like the header "
+                f"(got {len(row)}: {shown(row)})"
+            )
+        body.append((lineno, row))
+    return header, body
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+
+
+def read_csv(
+    path: str | os.PathLike,
+    columns: Sequence[str],
+    *,
+    name: str | None = None,
+    skip_lines: int = 0,
+    encoding: str = "utf-8",
+) -> pd.DataFrame:
+    """A CSV file whose header names ``columns`` (among others), as a frame of strings.
+
+    Every column of the file is kept, in file order, each value the field's text (nothing is
+    read as a number or as missing). ``skip_lines`` lines before the header are skipped
+    unread (comments); ``name`` is the file as the user knows it (default: its path). Bad
+    input is an :class:`InputFileError` naming the file, the line and the column
+    (:func:`read_text`, :func:`csv_table`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.csv"
+    >>> _ = p.write_bytes(b"# r\\xfcck, a comment\\r\\nid,score\\r\\na,NA\\r\\n")
+    >>> read_csv(p, ["score"], skip_lines=1, encoding="latin-1").to_dict("list")
+    {'id': ['a'], 'score': ['NA']}
+    >>> read_csv(p, ["id", "judgement"], name="my.csv", skip_lines=1, encoding="latin-1")
+    Traceback (most recent call last):
+    ...
+    li_adger.io.readers.InputFileError: my.csv line 2: missing column(s) ['judgement'] in the CSV header (got ['id', 'score']; expected 'id' and 'judgement')
+    """
+    import pandas as pd
+
+    name = str(path) if name is None else name
+    text = read_text(path, name=name, encoding=encoding)
+    skipped = 0
+    while skipped < skip_lines and (line := _LINE.match(text)) is not None:
+        text, skipped = text[line.end() :], skipped + 1
+    header, rows = csv_table(text, name, columns, first_line=skipped + 1)
+    fields = list(zip(*(row for _, row in rows), strict=True)) or [()] * len(header)
+    return pd.DataFrame(
+        {c: pd.Series(v, dtype=object) for c, v in zip(header, fields, strict=True)}
+    )
 
 
 def as_text(value: object, where: str, field: str) -> str:
@@ -314,150 +430,3 @@ def as_number(value: object, where: str, field: str) -> float:
     if not math.isfinite(x):
         raise InputFileError(f"{where}: {field!r} must be finite (got {shown(value)})")
     return x
-
-
-# ----------------------------------------------------------------------------- sentence tables
-@dataclass(frozen=True)
-class SentenceTable:
-    """A table of sentences to score: ids and sentences in file order, and where each is.
-
-    ``places[k]`` is where row ``k`` is in the file (``"line 4"``, or ``"row 4"`` in a
-    Parquet file); :meth:`where` names a row for an error message.
-    """
-
-    path: Path
-    ids: list[str]
-    sentences: list[str]
-    places: list[str]
-
-    def where(self, k: int) -> str:
-        """Row ``k`` named for a message: ``"data.csv line 4 (id 's3')"``.
-
-        Examples
-        --------
-        >>> SentenceTable(Path("d.csv"), ["s1"], ["Go."], ["line 2"]).where(0)
-        "d.csv line 2 (id 's1')"
-        """
-        return f"{self.path} {self.places[k]} (id {self.ids[k]!r})"
-
-
-_COLUMNS = ("id", "sentence")
-
-
-def _table_id(value: object, where: str) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return as_text(value, where, "id")
-
-
-def _csv_table(text: str, name: str) -> Iterator[tuple[str, object, object]]:
-    rows = csv_rows(text, name)
-    first = next(rows, None)
-    if first is None:
-        raise InputFileError(f"{name}: file is empty (expected a CSV header with 'id,sentence')")
-    header = [c.strip() for c in first[1]]
-    missing = [c for c in _COLUMNS if c not in header]
-    if missing:
-        raise InputFileError(
-            f"{name} line {first[0]}: missing column(s) {missing} in the CSV header "
-            f"(got {shown(header)}; expected 'id' and 'sentence')"
-        )
-    at = [header.index(c) for c in _COLUMNS]
-    for lineno, row in rows:
-        if len(row) != len(header):
-            raise InputFileError(
-                f"{name} line {lineno}: expected {len(header)} fields like the header "
-                f"(got {len(row)}: {shown(row)})"
-            )
-        yield f"line {lineno}", row[at[0]], row[at[1]]
-
-
-def _jsonl_table(text: str, name: str) -> Iterator[tuple[str, object, object]]:
-    for lineno, record in json_lines(text, name):
-        if not isinstance(record, dict) or not all(c in record for c in _COLUMNS):
-            raise InputFileError(
-                f"{name} line {lineno}: expected an object with keys 'id' and 'sentence' "
-                f"(got {shown(record)})"
-            )
-        yield f"line {lineno}", record["id"], record["sentence"]
-
-
-def _parquet_table(path: Path) -> Iterator[tuple[str, object, object]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    name = str(path)
-    try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise InputFileError(f"{name}: not a readable Parquet file ({exc})") from exc
-    missing = [c for c in _COLUMNS if c not in table.column_names]
-    if missing:
-        raise InputFileError(
-            f"{name}: missing column(s) {missing} (got columns {table.column_names}; "
-            "expected 'id' and 'sentence')"
-        )
-    ids, sentences = (table.column(c).to_pylist() for c in _COLUMNS)
-    for k, (i, s) in enumerate(zip(ids, sentences, strict=True)):
-        yield f"row {k + 1}", i, s
-
-
-def read_sentence_table(path: str | os.PathLike) -> SentenceTable:
-    """A table of sentences to score (``.csv``, ``.jsonl`` or ``.parquet``, columns ``id`` and
-    ``sentence``; others ignored), every row checked.
-
-    Ids are strings (or integers, read as their digits), non-blank and unique; sentences are
-    strings with a non-space character. Anything else, an empty or unreadable file included,
-    is an :class:`InputFileError` naming the file, the line (a Parquet file: the row) and the
-    field.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
-    >>> _ = p.write_text("id,sentence\\ns1,The keys are lost.\\ns2,The keys is lost.\\n")
-    >>> t = read_sentence_table(p)
-    >>> t.ids, t.sentences, t.places
-    (['s1', 's2'], ['The keys are lost.', 'The keys is lost.'], ['line 2', 'line 3'])
-    >>> _ = p.write_text("id,sentence\\ns1,Go.\\ns2,  \\n")
-    >>> read_sentence_table(p)
-    Traceback (most recent call last):
-    ...
-    li_adger.io.readers.InputFileError: ...mine.csv line 3: 'sentence' is blank (id 's2'); expected a sentence with a word
-    """
-    path = Path(path)
-    name = str(path)
-    if path.suffix not in TABLE_SUFFIXES:
-        raise InputFileError(
-            f"{name}: expected a {'/'.join(TABLE_SUFFIXES)} file with columns 'id' and 'sentence'"
-        )
-    if path.suffix == ".parquet":
-        if not path.is_file():
-            read_text(path)  # the same message for a missing file or a folder
-        rows = _parquet_table(path)
-    else:
-        reader = _csv_table if path.suffix == ".csv" else _jsonl_table
-        rows = reader(read_text(path), name)
-    ids: list[str] = []
-    sentences: list[str] = []
-    places: list[str] = []
-    seen: dict[str, str] = {}
-    for place, raw_id, raw_sentence in rows:
-        where = f"{name} {place}"
-        i = _table_id(raw_id, where)
-        if not i.strip():
-            raise InputFileError(f"{where}: 'id' is blank (expected a non-empty id)")
-        if i in seen:
-            raise InputFileError(f"{where}: duplicate id {i!r} (first at {seen[i]})")
-        s = as_text(raw_sentence, where, "sentence")
-        if not s.strip():
-            raise InputFileError(
-                f"{where}: 'sentence' is blank (id {i!r}); expected a sentence with a word"
-            )
-        seen[i] = place
-        ids.append(i)
-        sentences.append(s)
-        places.append(place)
-    if not ids:
-        raise InputFileError(f"{name}: no rows (expected at least one id and sentence)")
-    return SentenceTable(path, ids, sentences, places)

@@ -35,6 +35,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from li_adger.io.readers import read_csv
+
 __all__ = [
     "AUTHORS_NOTE",
     "CITATION",
@@ -83,6 +85,8 @@ holds the same choices one row per member, but a few of its item ids are corrupt
 """
 
 _COMMENT_LINES = 5
+_MISSING = ("NA", "")
+"""How the study's files write a missing value (a rating not given): read as NaN."""
 _RATING_COLUMNS = ("participant", "survey", "order", "judgment", "item", "condition", "zscores")
 _FC_COLUMNS = (
     "participant",
@@ -197,16 +201,8 @@ def _read_csv(task: str, source: str | Path | None, columns: tuple[str, ...]) ->
     # verified by SHA-256; lookup order: source, LI_ADGER_SOURCE, ../shared/data, cache, download
     path = source_file(FILES[task], source=source)
     # The comment lines hold a Latin-1 "ü"; the data rows are ASCII.
-    frame = pd.read_csv(
-        path, skiprows=_COMMENT_LINES, encoding="latin-1", dtype={"survey": str, "item": str}
-    )
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"{path}: expected columns {list(columns)} after {_COMMENT_LINES} comment lines "
-            f"(missing {missing}; got {list(frame.columns)})"
-        )
-    return frame
+    raw = read_csv(path, columns, skip_lines=_COMMENT_LINES, encoding="latin-1")
+    return raw.mask(raw.isin(_MISSING))
 
 
 def read_ratings(
@@ -275,9 +271,9 @@ def read_forced_choice(*, source: str | Path | None = None, note: bool = True) -
     if note:
         print_authors_note()
     raw = _read_csv("fc", source, _FC_COLUMNS)
-    bad = set(raw["pattern"].unique()) - {0, 1}
+    bad = set(raw["pattern"].unique()) - {"0", "1"}
     if bad:
-        raise ValueError(f"{FILES['fc']}: 'pattern' must be 0 or 1 (got {sorted(bad)})")
+        raise ValueError(f"{FILES['fc']}: 'pattern' must be 0 or 1 (got {sorted(bad, key=str)})")
     return pd.DataFrame(
         {
             "participant": raw["participant"].astype(int).to_numpy(),
