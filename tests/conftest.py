@@ -1,4 +1,8 @@
-"""Shared fixtures. The source data is read from ../shared/data (see the brief)."""
+"""Shared fixtures. The source data is read from ../shared/data, beside the checkout.
+
+Hypothesis runs without its per-example deadline: the tests run on shared 2-core machines,
+where one slow example says nothing about the code (speed is measured by tools/speed).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import settings
+
+settings.register_profile("project", deadline=None)
+settings.load_profile("project")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
