@@ -34,18 +34,12 @@ from pathlib import Path
 
 from baselines.interface import KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
+from li_adger.io.cli_args import int_at_least, run_command
 
 __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (got {text!r})") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (got {text!r})")
-    return value
+_positive_int = int_at_least(1)
 
 
 def _batch_size(text: str) -> int | str:
@@ -298,6 +292,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.io.cli_args import run_command
-
     sys.exit(run_command(main))

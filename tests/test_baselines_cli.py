@@ -160,7 +160,11 @@ def test_bad_numbers_are_rejected_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
     assert exit_.value.code == 2
-    assert "expected a positive integer (got '0')" in capsys.readouterr().err
+    assert "argument --batch-size: expected an integer >= 1 (got '0')" in capsys.readouterr().err
+    for option in ("--limit", "--threads"):
+        with pytest.raises(SystemExit):
+            main(["score", "--model", "trigram", "--out", "x.jsonl", option, "two"])
+        assert f"argument {option}: expected an integer >= 1 (got 'two')" in capsys.readouterr().err
 
 
 def test_module_entry_point_lists_the_builtin_models():
