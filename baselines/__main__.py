@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -182,7 +183,8 @@ def precision_of(precision: str | None, dtype: str | None) -> str | None:
 
 def _score(args: argparse.Namespace) -> int:
     from baselines.registry import build_scorer, default_batch_size, resolve_kind
-    from baselines.run import DATASETS, can_score, dataset_metadata, load_units, score_to_file
+    from baselines.run import score_to_file
+    from baselines.units import DATASETS, can_score, dataset_metadata, load_units
 
     if args.threads is not None:
         import torch
@@ -265,6 +267,10 @@ def _models() -> int:
     return 0
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input).
 
@@ -279,7 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "models":
         return _models()
     try:
-        return _score(args)
+        with warnings.catch_warnings():  # a warning is one line: "warning: ..."
+            warnings.showwarning = _show_warning
+            return _score(args)
     except (ValueError, ImportError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
