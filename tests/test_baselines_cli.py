@@ -34,7 +34,7 @@ def trigram_slor_by_hand(sentence: str) -> float:
     pocketsphinx: (log P(words, </s> | <s>) − unigram log P) / (words + 1), natural logs."""
     import pocketsphinx
 
-    from baselines.kinds.ngram import default_lm_path
+    from baselines.models.ngram_file import default_lm_path
 
     lm = pocketsphinx.NGramModel(
         pocketsphinx.Config(), pocketsphinx.LogMath(), str(default_lm_path())

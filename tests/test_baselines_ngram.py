@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.kinds.ngram import NGramScorer, default_lm_path, ngram_contexts, words_of
+from baselines.kinds.ngram import NGramScorer, ngram_contexts, words_of
+from baselines.models.ngram_file import default_lm_path
 
 LI_ADGER = Path(__file__).parents[2] / "shared" / "data" / "li-adger" / "li-adger_sentences.csv"
 
@@ -85,9 +86,9 @@ def test_the_model_is_never_handed_more_than_two_words_of_history(monkeypatch):
     """Scoring is linear in sentence length: the history is a window, never a growing copy."""
     scorer = NGramScorer(variant="logprob")
     seen: list[int] = []
-    raw = scorer._raw
+    raw = scorer.lm.raw
     monkeypatch.setattr(
-        scorer, "_raw", lambda word, context=(): seen.append(len(context)) or raw(word, context)
+        scorer.lm, "raw", lambda word, context=(): seen.append(len(context)) or raw(word, context)
     )
     scorer.score(["the keys are lost and " * 400])
     assert len(seen) >= 2000 and max(seen) == 2
