@@ -28,11 +28,10 @@ masked). ``rank`` is the rank of its first token at the first mask among the tok
 start a word (WordPiece ``##`` continuations and special tokens excluded;
 :func:`baselines.kinds.cloze.word_start_mask`), ``top`` the five most probable of those.
 
-All masked copies of all sentences form one stream, cut into forward passes so that
-``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
-so each pass pads to (nearly) its own length and the largest pass comes first. The output
-head is applied at the scored positions only, and for BERT-style encoders so is most of the
-last layer (:mod:`baselines.fast.mlm_last_layer`).
+Sentences are deduplicated and sorted longest first; all their masked copies form one stream,
+cut into forward passes so that ``copies × padded length ≤ token_budget``
+(:mod:`baselines.fast.mlm_passes`, which also applies the output head, and for BERT-style
+encoders most of the last layer, at the scored positions only).
 
 Examples
 --------
@@ -45,41 +44,15 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from baselines.fast.mlm_last_layer import (
-    hidden_at_positions,
-    last_layer_at,
-    supports_scored_positions,
-)
-from baselines.fast.mlm_onnx import OnnxFirstLayers, check_runtime
+from baselines.fast.mlm_onnx import check_runtime
+from baselines.fast.mlm_passes import MaskedCopy, MaskedPasses, default_token_budget
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.kinds.cloze import TokenCandidates
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
-
-# Models whose MLM head can be applied to selected hidden states only (saves the vocabulary
-# projection at every unmasked position). Others fall back to the model's full forward pass.
-_HEAD_ATTRIBUTE = {
-    "bert": "cls",
-    "roberta": "lm_head",
-    "xlm-roberta": "lm_head",
-    "camembert": "lm_head",
-    "roberta-prelayernorm": "lm_head",
-}
-
-
-@dataclass(frozen=True)
-class _Copy:
-    """One masked copy: sentence (index among unique sentences), scored position, masks;
-    ``keep_row``: keep the whole log-probability row at the scored position (cloze ranks)."""
-
-    sentence: int
-    position: int
-    masked: tuple[int, ...]
-    keep_row: bool = False
 
 
 def mask_plan(
@@ -116,59 +89,6 @@ def mask_plan(
             same_word_right = (j for j in scored if j > i and word_ids[j] == word_ids[i])
             plan.append((i, (i, *same_word_right)))
     return plan
-
-
-#: Default tokens per forward pass. On a CPU small passes stay in cache: BERT-base PLL ran at
-#: 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096 on a 2-core Xeon; on a 2-core
-#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/speed.md).
-#: On a GPU large passes keep the device busy.
-CPU_TOKEN_BUDGET = 512
-GPU_TOKEN_BUDGET = 4096
-
-
-def default_token_budget(device: str | object) -> int:
-    """Tokens per forward pass when none is given: small on a CPU, large on a GPU.
-
-    Examples
-    --------
-    >>> default_token_budget("cpu"), default_token_budget("cuda")
-    (512, 4096)
-    """
-    kind = getattr(device, "type", str(device).split(":")[0])
-    return GPU_TOKEN_BUDGET if kind == "cuda" else CPU_TOKEN_BUDGET
-
-
-def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, int]]:
-    """Cut a stream of copies (their lengths, longest first) into forward passes.
-
-    Returns ``(start, stop)`` slices such that ``(stop - start) × max(length in slice)`` never
-    exceeds ``token_budget``.
-
-    Examples
-    --------
-    >>> plan_passes([5, 5, 5, 3, 3, 3, 3], 10)
-    [(0, 2), (2, 4), (4, 7)]
-    >>> plan_passes([12], 10)
-    Traceback (most recent call last):
-    ...
-    ValueError: token_budget (10) is smaller than one masked copy (12 tokens); raise token_budget
-    """
-    passes = []
-    start, width = 0, 0
-    for i, length in enumerate(lengths):
-        if length > token_budget:
-            raise ValueError(
-                f"token_budget ({token_budget}) is smaller than one masked copy "
-                f"({length} tokens); raise token_budget"
-            )
-        new_width = max(width, length)
-        if i > start and (i - start + 1) * new_width > token_budget:
-            passes.append((start, i))
-            start, new_width = i, length
-        width = new_width
-    if start < len(lengths):
-        passes.append((start, len(lengths)))
-    return passes
 
 
 class MaskedLMScorer:
@@ -230,7 +150,6 @@ class MaskedLMScorer:
         progress: bool = True,
         runtime: str = "torch",
     ) -> None:
-        import torch
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
         from baselines.device import inference_dtype, resolve_device
@@ -270,16 +189,10 @@ class MaskedLMScorer:
             )
         self.model = model.to(self.device).eval()
         self._revision = revision_metadata(model.config, revision)
-        self._head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
-        # the last layer at the scored positions only: where the head is ours to apply too
-        self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
-            self.model
-        )
         check_runtime(runtime, model=self.model, device=self.device, dtype=self.dtype)
         self.runtime = runtime
-        self._onnx = OnnxFirstLayers(self.model) if runtime == "onnx" else None
+        self._passes = MaskedPasses(self.model, self.tokenizer, device=self.device, runtime=runtime)
         self.max_length = max_sequence_length(self.model.config, self.tokenizer)
-        self._torch = torch
         self._candidates = TokenCandidates(self.tokenizer)
 
     # -- public API --------------------------------------------------------------------------
@@ -295,7 +208,7 @@ class MaskedLMScorer:
         encodings = self._encode(unique)
         order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))
         copies = [
-            _Copy(k, position, masked)
+            MaskedCopy(k, position, masked)
             for k in order
             for position, masked in mask_plan(encodings[k][1], encodings[k][2], self._variant)
         ]
@@ -323,7 +236,7 @@ class MaskedLMScorer:
         encodings, spans = self._encode_cloze(units)
         order = sorted(range(len(units)), key=lambda k: -len(encodings[k][0]))
         copies = [
-            _Copy(k, position, spans[k][i:], keep_row=i == 0)
+            MaskedCopy(k, position, spans[k][i:], keep_row=i == 0)
             for k in order
             for i, position in enumerate(spans[k])
         ]
@@ -348,7 +261,9 @@ class MaskedLMScorer:
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
             "runtime": self.runtime,
-            "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
+            "last_layer": "scored positions only"
+            if self._passes.last_layer_scored_only
+            else "full",
             **self._revision,
             "versions": library_versions(),
         }
@@ -416,63 +331,15 @@ class MaskedLMScorer:
             )
 
     def _run(
-        self, copies: list[_Copy], encodings: list
+        self, copies: list[MaskedCopy], encodings: list
     ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any]]:
-        """The log-probability of each copy's target token at its scored position, keyed by
-        ``(sentence, position)``, and the whole float32 log-probability row (a CPU tensor) of
-        the copies with ``keep_row``."""
-        from tqdm.auto import tqdm
-
-        torch = self._torch
-        lengths = [len(encodings[c.sentence][0]) for c in copies]
-        budget = max(self.token_budget, *lengths) if self._auto_budget else self.token_budget
-        passes = plan_passes(lengths, budget)
-        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        mask_id = self.tokenizer.mask_token_id
-        head_name = self._head_name
-        out: dict[tuple[int, int], float] = {}
-        rows_kept: dict[tuple[int, int], Any] = {}
-        bar = tqdm(
-            passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
+        """The stream of masked copies through the model (:meth:`MaskedPasses.run`), under
+        the token budget, widened for a long sentence when none was given."""
+        return self._passes.run(
+            copies,
+            encodings,
+            token_budget=self.token_budget,
+            widen=self._auto_budget,
+            progress=self.progress,
+            desc=f"PLL {self.name}",
         )
-        with torch.inference_mode():
-            for start, stop in bar:
-                chunk = copies[start:stop]
-                width = max(lengths[start:stop])
-                ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
-                attention = torch.zeros((len(chunk), width), dtype=torch.long)
-                types = torch.zeros((len(chunk), width), dtype=torch.long)
-                targets = torch.empty(len(chunk), dtype=torch.long)
-                for row, c in enumerate(chunk):
-                    seq, _, _, seq_types = encodings[c.sentence]
-                    ids[row, : len(seq)] = torch.tensor(seq)
-                    attention[row, : len(seq)] = 1
-                    if seq_types is not None:
-                        types[row, : len(seq)] = torch.tensor(seq_types)
-                    targets[row] = seq[c.position]
-                    ids[row, list(c.masked)] = mask_id
-                inputs = {"input_ids": ids, "attention_mask": attention}
-                if encodings[chunk[0].sentence][3] is not None:
-                    inputs["token_type_ids"] = types
-                inputs = {k: v.to(self.device) for k, v in inputs.items()}
-                rows = torch.arange(len(chunk), device=self.device)
-                positions = torch.tensor([c.position for c in chunk], device=self.device)
-                if self._onnx is not None:
-                    before = self._onnx(ids, attention, types)
-                    hidden = last_layer_at(self.model, before, attention, positions)
-                    logits = getattr(self.model, head_name)(hidden)
-                elif self._last_layer_scored_only:
-                    hidden = hidden_at_positions(self.model, inputs, positions)
-                    logits = getattr(self.model, head_name)(hidden)
-                elif head_name is not None:
-                    hidden = self.model.base_model(**inputs)[0]
-                    logits = getattr(self.model, head_name)(hidden[rows, positions])
-                else:
-                    logits = self.model(**inputs).logits[rows, positions]
-                logp = logits.float().log_softmax(-1)
-                picked = logp[rows, targets.to(self.device)].cpu().tolist()
-                for row, (c, value) in enumerate(zip(chunk, picked, strict=True)):
-                    out[(c.sentence, c.position)] = float(value)
-                    if c.keep_row:
-                        rows_kept[(c.sentence, c.position)] = logp[row].cpu()
-        return out, rows_kept

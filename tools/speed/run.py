@@ -315,7 +315,7 @@ def run_benchmarks(
     ``causal_context_token``; ``long_text`` the long sentence (``None`` skips it). Everything
     runs on ``device`` (``"auto"``, ``"cpu"`` or ``"cuda[:N]"``), our scorers in
     ``precision``; ``token_budget`` defaults to the device's
-    (:func:`baselines.kinds.mlm.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
+    (:func:`baselines.fast.mlm_passes.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
     runs (:data:`baselines.interface.RUNTIMES`). ``minicons_batch_size`` is the number of
     sentences per minicons PLL call (all their masked copies go in one forward pass);
     ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
@@ -341,7 +341,7 @@ def run_benchmarks(
     from transformers import AutoConfig, AutoTokenizer
 
     from baselines.device import inference_dtype, resolve_device
-    from baselines.kinds.mlm import default_token_budget
+    from baselines.fast.mlm_passes import default_token_budget
 
     sentences = list(sentences)
     device = str(resolve_device(device))
