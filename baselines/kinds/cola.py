@@ -28,9 +28,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
-from baselines.hf import library_versions, max_sequence_length
+from baselines.hf import LoadOptions, library_versions, load_pretrained
 from baselines.interface import check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
@@ -93,19 +93,17 @@ class ColaScorer:
     ----------
     model_name_or_path:
         A local folder or a Hub name of a two-label sequence classifier.
-    device:
-        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
     output:
         ``"signed-confidence"`` or ``"logit-margin"`` (see the module docstring).
     batch_size:
         Sentences per forward pass (sorted by length, so padding is minimal).
-    precision:
-        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
     acceptable_label:
         Index of the *acceptable* class; by default taken from the model's ``label2id``
         (key ``"acceptable"``) when present, else 1 as in CoLA.
     name:
         The model name written to the scores file (default: ``model_name_or_path``).
+    device, precision, revision:
+        Where and how the model is loaded (:class:`baselines.hf.LoadOptions`).
 
     Examples
     --------
@@ -131,19 +129,14 @@ class ColaScorer:
         self,
         model_name_or_path: str,
         *,
-        device: str = "auto",
         output: str = "signed-confidence",
         batch_size: int = 64,
-        precision: str = "auto",
         acceptable_label: int | None = None,
-        revision: str | None = None,
         progress: bool = True,
         name: str | None = None,
+        **load: Unpack[LoadOptions],
     ) -> None:
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-        from baselines.device import inference_dtype, resolve_device
-        from baselines.hf import hub_options, revision_metadata
+        from transformers import AutoModelForSequenceClassification
 
         if output not in OUTPUTS:
             raise ValueError(
@@ -156,27 +149,22 @@ class ColaScorer:
         self.variant = output
         self.batch_size = batch_size
         self.progress = progress
-        self.device = resolve_device(device)
-        self.dtype = inference_dtype(self.device, precision)
-        hub = hub_options(revision)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **hub)
-        model = AutoModelForSequenceClassification.from_pretrained(
-            self.path, dtype=self.dtype, **hub
-        )
-        self._revision = revision_metadata(model.config, revision)
+        loaded = load_pretrained(AutoModelForSequenceClassification, self.path, **load)
+        model = loaded.model
         if model.config.num_labels != 2:
             raise ValueError(
                 f"model {self.name!r} must be a two-label classifier "
                 f"(got num_labels={model.config.num_labels})"
             )
-        self.model = model.to(self.device).eval()
+        self.model, self.tokenizer = model, loaded.tokenizer
+        self.device, self.dtype, self._revision = loaded.device, loaded.dtype, loaded.revision
         label2id = {str(k).lower(): int(v) for k, v in (model.config.label2id or {}).items()}
         if acceptable_label is None:
             acceptable_label = label2id.get("acceptable", ACCEPTABLE)
         if acceptable_label not in (0, 1):
             raise ValueError(f"acceptable_label must be 0 or 1 (got {acceptable_label!r})")
         self.acceptable_label = acceptable_label
-        self.max_length = max_sequence_length(model.config, self.tokenizer)
+        self.max_length = loaded.max_length
 
     def logits(self, sentences: Sequence[str]) -> list[tuple[float, float]]:
         """The classifier's two float32 logits per sentence, in order."""

@@ -44,11 +44,11 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from baselines.fast.mlm_onnx import check_runtime
 from baselines.fast.mlm_passes import MaskedCopy, MaskedPasses, default_token_budget
-from baselines.hf import library_versions, max_sequence_length
+from baselines.hf import LoadOptions, library_versions, load_pretrained
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.kinds.cloze import TokenCandidates
 
@@ -98,8 +98,6 @@ class MaskedLMScorer:
     ----------
     model_name_or_path:
         A Hub name (``"bert-base-uncased"``) or a local folder with model and tokenizer.
-    device:
-        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
     variant:
         ``"original"`` or ``"word-l2r"`` (see the module docstring).
     token_budget:
@@ -107,13 +105,13 @@ class MaskedLMScorer:
         sentence length. The logits of one pass take at most ``token_budget × vocabulary``
         floats. ``None`` (default): :func:`default_token_budget` of the device (512 tokens on
         a CPU, 4096 on a GPU), raised to one copy's length for a longer sentence.
-    precision:
-        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
     progress:
         Show a progress bar over forward passes.
     runtime:
         ``"torch"`` (default) or ``"onnx"``: every encoder layer but the last in ONNX Runtime
         (CPU, fp32, BERT-style encoders; the ``onnx`` extra), see :mod:`baselines.fast.mlm_onnx`.
+    device, precision, revision:
+        Where and how the model is loaded (:class:`baselines.hf.LoadOptions`).
 
     Examples
     --------
@@ -142,18 +140,13 @@ class MaskedLMScorer:
         self,
         model_name_or_path: str,
         *,
-        device: str = "auto",
         variant: str = "original",
         token_budget: int | None = None,
-        precision: str = "auto",
-        revision: str | None = None,
         progress: bool = True,
         runtime: str = "torch",
+        **load: Unpack[LoadOptions],
     ) -> None:
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-        from baselines.device import inference_dtype, resolve_device
-        from baselines.hf import hub_options, revision_metadata
+        from transformers import AutoModelForMaskedLM
 
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
@@ -163,36 +156,36 @@ class MaskedLMScorer:
         self.variant = f"pll-{variant}"
         self._variant = variant
         self.progress = progress
-        self.device = resolve_device(device)
+
+        def check_tokenizer(tokenizer: Any) -> None:
+            if not getattr(tokenizer, "is_fast", False):
+                raise ValueError(
+                    f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
+                    f"need one (got {type(tokenizer).__name__})"
+                )
+            if tokenizer.mask_token_id is None:
+                raise ValueError(
+                    f"tokenizer of {self.name!r} has no mask token; is it a masked LM?"
+                )
+
+        loaded = load_pretrained(
+            AutoModelForMaskedLM,
+            self.name,
+            check_tokenizer=check_tokenizer,
+            sdpa=True,
+            **load,
+        )
+        self.model, self.tokenizer = loaded.model, loaded.tokenizer
+        self.device, self.dtype, self._revision = loaded.device, loaded.dtype, loaded.revision
+        self.max_length = loaded.max_length
         # no budget given: the device's default, widened for a sentence longer than it
         self._auto_budget = token_budget is None
         self.token_budget = (
             default_token_budget(self.device) if token_budget is None else token_budget
         )
-        self.dtype = inference_dtype(self.device, precision)
-        hub = hub_options(revision)
-        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path, **hub)
-        if not getattr(self.tokenizer, "is_fast", False):
-            raise ValueError(
-                f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
-                f"need one (got {type(self.tokenizer).__name__})"
-            )
-        if self.tokenizer.mask_token_id is None:
-            raise ValueError(f"tokenizer of {self.name!r} has no mask token; is it a masked LM?")
-        try:
-            model = AutoModelForMaskedLM.from_pretrained(
-                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa", **hub
-            )
-        except (ValueError, ImportError):  # the architecture does not support SDPA
-            model = AutoModelForMaskedLM.from_pretrained(
-                model_name_or_path, dtype=self.dtype, **hub
-            )
-        self.model = model.to(self.device).eval()
-        self._revision = revision_metadata(model.config, revision)
         check_runtime(runtime, model=self.model, device=self.device, dtype=self.dtype)
         self.runtime = runtime
         self._passes = MaskedPasses(self.model, self.tokenizer, device=self.device, runtime=runtime)
-        self.max_length = max_sequence_length(self.model.config, self.tokenizer)
         self._candidates = TokenCandidates(self.tokenizer)
 
     # -- public API --------------------------------------------------------------------------
