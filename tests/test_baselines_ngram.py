@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -177,4 +178,5 @@ def test_metadata():
     meta = NGramScorer().metadata()
     assert (meta["model"], meta["kind"], meta["variant"]) == ("trigram", "ngram", "slor")
     assert meta["order"] == 3 and meta["model_file"] == "en-us.lm.bin"
-    assert "pocketsphinx" in meta["versions"]
+    assert meta["versions"] == {"pocketsphinx": version("pocketsphinx")}
+    assert meta["reduction"] == "(sum - unigram sum) / n" and meta["end_of_sentence"] is True
