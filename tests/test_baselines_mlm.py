@@ -109,6 +109,7 @@ def input_ids_seen(scorer: MaskedLMScorer) -> tuple[list, object]:
     return seen, hook
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["original", "word-l2r"])
 @pytest.mark.parametrize("which", ["bert", "roberta"])
 def test_equals_naive_loop(which, variant, request):
@@ -219,6 +220,7 @@ def test_word_l2r_masks_the_rest_of_a_split_word(bert_dir):
     assert a.logprobs[2] != pytest.approx(b.logprobs[2], abs=1e-6)
 
 
+@pytest.mark.slow
 def test_long_sentence_within_budget(bert_dir):
     sentence = " ".join(["the keys to the cabinet are on the table and"] * 32) + " done."
     scorer = MaskedLMScorer(bert_dir, device="cpu", token_budget=2048, progress=False)
@@ -233,6 +235,7 @@ def test_long_sentence_within_budget(bert_dir):
     assert result.logprobs[::16] == pytest.approx(expected, abs=1e-5)
 
 
+@pytest.mark.slow
 def test_default_budget_is_small_on_cpu_and_widens_for_a_long_sentence(bert_dir, monkeypatch):
     budget = 128  # the CPU default, lowered below the long sentence
     monkeypatch.setattr(mlm_passes, "CPU_TOKEN_BUDGET", budget)

@@ -26,6 +26,7 @@ def bert_dir(tmp_path_factory):
     return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), max_position_embeddings=128)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", [None, 24])  # the device's budget; passes of a few copies
 def test_onnx_runtime_gives_the_torch_scores_and_reuses_its_export(
     bert_dir, budget, tmp_path, monkeypatch
