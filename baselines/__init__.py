@@ -8,7 +8,7 @@ torch and transformers load with the first scorer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from baselines.interface import Scorer
@@ -16,30 +16,20 @@ if TYPE_CHECKING:
 __all__ = ["load_scorer"]
 
 
-def load_scorer(
-    model: str,
-    *,
-    kind: str | None = None,
-    variant: str | None = None,
-    device: str = "auto",
-    batch_size: int | None = None,
-    precision: str | None = None,
-    unigram: str | None = None,
-    convention: str | None = None,
-    revision: str | None = None,
-    progress: bool = False,
-) -> Scorer:
+def load_scorer(model: str, **options: Any) -> Scorer:
     """A scorer for ``model``: ``load_scorer(model).score(sentences)`` → one score per sentence.
 
     ``model`` is a built-in offline model (``trigram``, ``smollm2``, ``minilm-cola``; see
-    ``python -m baselines models``), a Hugging Face model name or a local model folder;
-    ``kind`` (``causal``, ``mlm``, ``ngram``, ``cola``) is needed when it cannot be detected.
-    ``variant`` is the linking function or output (``logprob`` — the sum of the token
-    log-probabilities — ``meanlp``, ``penlp``, ``normlp``, ``slor`` for causal LMs; ``original``
-    or ``word-l2r`` PLL for masked LMs; ``signed-confidence`` or ``logit-margin`` for CoLA
-    classifiers). The other options are those of ``python -m baselines score``
-    (:func:`baselines.registry.build_scorer`). ``scorer.metadata()`` is what a scores file
-    records about it.
+    ``python -m baselines models``), a Hugging Face model name or a local model folder.
+    ``options`` are the keyword options of :func:`baselines.registry.build_scorer` (those of
+    ``python -m baselines score``), with the same meaning and defaults except that no
+    progress bar is shown unless ``progress=True``: ``kind`` (``causal``, ``mlm``, ``ngram``,
+    ``cola``) when it cannot be detected; ``variant``, the linking function or output
+    (``logprob`` — the sum of the token log-probabilities — ``meanlp``, ``penlp``,
+    ``normlp``, ``slor`` for causal LMs; ``original`` or ``word-l2r`` PLL for masked LMs;
+    ``signed-confidence`` or ``logit-margin`` for CoLA classifiers); ``device``,
+    ``batch_size``, ``precision``, ``unigram``, ``convention``, ``revision``, ``runtime``.
+    ``scorer.metadata()`` is what a scores file records about it.
 
     Examples
     --------
@@ -47,18 +37,11 @@ def load_scorer(
     >>> good, bad = scorer.score(["The keys are lost.", "The keys is lost."])
     >>> good > bad, scorer.kind, scorer.variant
     (True, 'ngram', 'slor')
+    >>> load_scorer("trigram", colour="red")
+    Traceback (most recent call last):
+    ...
+    TypeError: build_scorer() got an unexpected keyword argument 'colour'
     """
     from baselines.registry import build_scorer
 
-    return build_scorer(
-        model,
-        kind=kind,
-        variant=variant,
-        device=device,
-        batch_size=batch_size,
-        precision=precision,
-        unigram=unigram,
-        convention=convention,
-        revision=revision,
-        progress=progress,
-    )
+    return build_scorer(model, **{"progress": False, **options})

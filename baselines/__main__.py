@@ -29,23 +29,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from baselines.interface import KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
+from li_adger.io.cli_args import int_at_least, run_command
 
 __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (got {text!r})") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (got {text!r})")
-    return value
+_positive_int = int_at_least(1)
 
 
 def _batch_size(text: str) -> int | str:
@@ -188,7 +183,8 @@ def precision_of(precision: str | None, dtype: str | None) -> str | None:
 
 def _score(args: argparse.Namespace) -> int:
     from baselines.registry import build_scorer, default_batch_size, resolve_kind
-    from baselines.run import DATASETS, can_score, dataset_metadata, load_units, score_to_file
+    from baselines.run import score_to_file
+    from baselines.units import DATASETS, can_score, dataset_metadata, load_units
 
     if args.threads is not None:
         import torch
@@ -271,6 +267,10 @@ def _models() -> int:
     return 0
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input).
 
@@ -285,7 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "models":
         return _models()
     try:
-        return _score(args)
+        with warnings.catch_warnings():  # a warning is one line: "warning: ..."
+            warnings.showwarning = _show_warning
+            return _score(args)
     except (ValueError, ImportError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -298,6 +300,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from li_adger.io.cli_args import run_command
-
     sys.exit(run_command(main))

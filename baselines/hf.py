@@ -1,4 +1,5 @@
-"""What the neural scorers share about Hugging Face models: input limits and library versions.
+"""What the neural scorers share about Hugging Face models: loading one for inference, input
+limits, revisions and library versions.
 
 Examples
 --------
@@ -11,9 +12,19 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
-__all__ = ["library_versions", "max_sequence_length"]
+__all__ = [
+    "LoadOptions",
+    "Pretrained",
+    "hub_options",
+    "library_versions",
+    "load_pretrained",
+    "max_sequence_length",
+    "revision_metadata",
+]
 
 # Config fields that bound the input length, in the order they are looked up.
 _POSITION_FIELDS = ("max_position_embeddings", "n_positions", "n_ctx", "seq_length")
@@ -107,3 +118,89 @@ def revision_metadata(config: Any, requested: str | None) -> dict[str, str]:
     """
     loaded = getattr(config, "_commit_hash", None) or requested
     return {"revision": str(loaded)} if loaded else {}
+
+
+class LoadOptions(TypedDict, total=False):
+    """Where and how a neural scorer loads its model (keyword options of the scorers, passed to
+    :func:`load_pretrained`): ``device`` (``"auto"``, ``"cpu"`` or ``"cuda[:N]"``; default
+    ``"auto"``), ``precision`` (``"auto"`` — bf16/fp16 on a GPU, fp32 on a CPU — ``"fp32"``,
+    ``"fp16"`` or ``"bf16"``; default ``"auto"``), ``revision`` (a Hugging Face model's branch,
+    tag or commit; default ``None``, the default branch)."""
+
+    device: str
+    precision: str
+    revision: str | None
+
+
+@dataclass(frozen=True)
+class Pretrained:
+    """A model and its tokenizer loaded for inference: the model on ``device`` in ``dtype``
+    and ``eval()`` mode, what the scores file records of its ``revision``
+    (:func:`revision_metadata`) and its ``max_length`` (:func:`max_sequence_length`)."""
+
+    model: Any
+    tokenizer: Any
+    device: Any
+    dtype: Any
+    revision: dict[str, str]
+    max_length: int | None
+
+
+def load_pretrained(
+    auto_model: Any,
+    source: str,
+    *,
+    device: str = "auto",
+    precision: str = "auto",
+    revision: str | None = None,
+    check_tokenizer: Callable[[Any], None] | None = None,
+    sdpa: bool = False,
+) -> Pretrained:
+    """Load the tokenizer and the model of ``source`` (a Hub name or a local folder) with the
+    transformers class ``auto_model`` (e.g. ``AutoModelForMaskedLM``) for inference.
+
+    ``device``, ``precision`` and ``revision`` are :class:`LoadOptions`. ``check_tokenizer``
+    may refuse the tokenizer before the weights are read; with ``sdpa`` the model is asked for
+    PyTorch's scaled-dot-product attention, and loaded with its default attention where its
+    architecture does not support it.
+
+    Examples
+    --------
+    >>> from transformers import AutoModel
+    >>> from baselines.models.minilm import packaged_encoder_path
+    >>> loaded = load_pretrained(AutoModel, str(packaged_encoder_path()), device="cpu")
+    >>> loaded.dtype, loaded.model.training, loaded.max_length, loaded.revision
+    (torch.float32, False, 512, {})
+    >>> load_pretrained(AutoModel, "unread", precision="fp8")
+    Traceback (most recent call last):
+    ...
+    ValueError: precision must be one of 'auto', 'fp32', 'fp16', 'bf16' (got 'fp8')
+    """
+    from transformers import AutoTokenizer
+
+    from baselines.device import inference_dtype, resolve_device
+
+    torch_device = resolve_device(device)
+    dtype = inference_dtype(torch_device, precision)
+    hub = hub_options(revision)
+    tokenizer = AutoTokenizer.from_pretrained(source, **hub)
+    if check_tokenizer is not None:
+        check_tokenizer(tokenizer)
+    model = None
+    if sdpa:
+        try:
+            model = auto_model.from_pretrained(
+                source, dtype=dtype, attn_implementation="sdpa", **hub
+            )
+        except (ValueError, ImportError):  # the architecture does not support SDPA
+            model = None
+    if model is None:
+        model = auto_model.from_pretrained(source, dtype=dtype, **hub)
+    return Pretrained(
+        model=model.to(torch_device).eval(),
+        tokenizer=tokenizer,
+        device=torch_device,
+        dtype=dtype,
+        revision=revision_metadata(model.config, revision),
+        max_length=max_sequence_length(model.config, tokenizer),
+    )

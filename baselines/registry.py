@@ -202,13 +202,22 @@ def _ngram(model: str, *, device: str = "auto", **options: Any) -> Scorer:
 
 
 def _causal(model: str, **options: Any) -> Scorer:
-    """A :class:`~baselines.kinds.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2."""
-    if model == "smollm2":
-        from baselines.models.smollm2 import smollm2_scorer
-
-        return smollm2_scorer(**options)
+    """A :class:`~baselines.kinds.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2,
+    converted once (:mod:`baselines.models.smollm2`), its first word scored after
+    ``<|endoftext|>`` in the default convention."""
     from baselines.kinds.causal import CausalLMScorer
 
+    if model == "smollm2":
+        from baselines.models.smollm2 import CONTEXT_TOKEN, converted_model_dir, source_record
+
+        if options.get("convention", "default") == "default":
+            options.setdefault("context_token", CONTEXT_TOKEN)
+        return CausalLMScorer(
+            converted_model_dir(),
+            name="smollm2",
+            extra_metadata={"source": source_record()},
+            **options,
+        )
     return CausalLMScorer(model, **options)
 
 
@@ -220,11 +229,16 @@ def _mlm(model: str, **options: Any) -> Scorer:
 
 
 def _cola(model: str, *, variant: str | None = None, **options: Any) -> Scorer:
-    """A :class:`~baselines.kinds.cola.ColaScorer`, whose variant is called ``output``."""
+    """A :class:`~baselines.kinds.cola.ColaScorer`, whose variant is called ``output``;
+    ``minilm-cola`` is trained once and cached (:func:`baselines.models.minilm.minilm_cola_path`)."""
     from baselines.kinds.cola import ColaScorer
 
     if variant is not None:
         options["output"] = variant
+    if model == "minilm-cola":
+        from baselines.models.minilm import minilm_cola_path
+
+        return ColaScorer(str(minilm_cola_path()), name=model, **options)
     return ColaScorer(model, **options)
 
 

@@ -1,16 +1,12 @@
-"""The scoring run: the units of a benchmark → a scores file, cached as it goes, resumable.
+"""The scoring run: units → batches → the resumable cache → one scores file, written atomically.
 
-:func:`load_units` reads what a scorer scores: the units of a benchmark of
-:mod:`li_adger.benchmarks` (sentences, or :class:`~baselines.interface.ClozeUnit` for a cloze
-benchmark) or the sentences of a table file. :func:`score_to_file` scores every unit with a
-scorer and writes one scores file (:mod:`metric_adc.scores.file`, written atomically). While
-it runs, each batch of records is appended to a *partial file* next to the output,
-``<out>.<fingerprint>.partial``, and flushed. The fingerprint hashes the scorer's metadata
-(model, kind, variant, reduction, convention and settings that change scores; not versions,
-device or batch size) and the dataset name, so a different run never mixes its scores in.
-Rerunning the same command after a crash or a kill skips every unit already in the partial
-file whose id *and* text match, scores the rest, writes exactly one record per unit and
-deletes the partial file.
+:func:`score_to_file` scores every unit (a sentence, or a
+:class:`~baselines.interface.ClozeUnit`) with a scorer and writes one scores file
+(:mod:`metric_adc.scores.file`). Each batch of records goes to the run's partial file as soon
+as it is scored (:mod:`baselines.resume`); rerunning the same command after a crash or a kill
+skips every unit already in the partial file whose id *and* text match, scores the rest, writes
+exactly one record per unit and deletes the partial file. The units of a benchmark or a table
+file come from :func:`baselines.units.load_units`.
 
 Examples
 --------
@@ -31,248 +27,26 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-import os
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from baselines.interface import (
-    ClozeScorer,
     ClozeUnit,
     RecordScorer,
     Scorer,
     check_cloze,
     check_sentences,
 )
-from li_adger.benchmarks import BENCHMARKS
-from li_adger.io.sentence_table import TABLE_SUFFIXES, read_sentence_table
-from metric_adc.scores.file import PartialFileError, read_partial
+from baselines.resume import PartialCache
+from baselines.units import can_score
 
-__all__ = [
-    "CLOZE_BATCH_SIZE",
-    "DATASETS",
-    "FINGERPRINT_EXCLUDES",
-    "FINGERPRINT_LEGACY_DEFAULTS",
-    "PartialFileError",
-    "Units",
-    "accepted_fingerprints",
-    "can_score",
-    "dataset_metadata",
-    "fingerprint",
-    "load_units",
-    "partial_path",
-    "score_to_file",
-]
-
-DATASETS: tuple[str, ...] = tuple(BENCHMARKS)
-"""Benchmark names ``--dataset`` accepts (those of :data:`li_adger.benchmarks.BENCHMARKS`, in
-its order); a path to a ``.csv``/``.jsonl``/``.parquet`` file with ``id`` and ``sentence``
-columns is accepted too."""
-
-FINGERPRINT_EXCLUDES: frozenset[str] = frozenset(
-    {"versions", "device", "batch_size", "token_budget", "created"}
-)
-"""Scorer-metadata keys that do not change scores and so do not split the cache."""
-
-FINGERPRINT_LEGACY_DEFAULTS: Mapping[str, Any] = {"convention": "default"}
-"""Metadata keys added after partial files were already being written, with the value those
-earlier runs implied: a partial file whose fingerprint lacks such a key is still resumed by a
-run whose metadata has exactly that value (e.g. a causal scorer's ``"convention":
-"default"``)."""
+__all__ = ["CLOZE_BATCH_SIZE", "score_to_file"]
 
 CLOZE_BATCH_SIZE = 32
 """Cloze units are scored at most this many at a time, so that the progress bar moves."""
-
-_FSYNC_SECONDS = 2.0
-
-
-@dataclass(frozen=True)
-class Units:
-    """What a scoring run scores: unit ids and texts, of a benchmark or a table file.
-
-    ``texts`` are sentences (``str``), or :class:`~baselines.interface.ClozeUnit` for a
-    cloze benchmark; ``form`` is the benchmark's form (:data:`li_adger.benchmarks.spec.FORMS`),
-    ``None`` for a table file.
-
-    Examples
-    --------
-    >>> u = Units("toy", None, ["a", "b"], ["Go.", "Run."])
-    >>> u.head(1).ids, u.cloze
-    (['a'], False)
-    """
-
-    dataset: str
-    form: str | None
-    ids: list[str]
-    texts: list[str] | list[ClozeUnit]
-
-    @property
-    def cloze(self) -> bool:
-        """Whether the units are cloze units (a context and a completion)."""
-        return self.form == "cloze"
-
-    def head(self, n: int) -> Units:
-        """The first ``n`` units."""
-        return Units(self.dataset, self.form, self.ids[:n], self.texts[:n])
-
-
-def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Units:
-    """The units of a benchmark in :data:`DATASETS` or the sentences of a table file.
-
-    A benchmark's units are :func:`li_adger.benchmarks.load_items`'s (one per unique text,
-    except LI-Adger's 4,178 sentences), read from the verified files (``source``: a folder
-    with the layout of ``shared/data``, see :mod:`li_adger.sources`).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
-    >>> _ = p.write_text("id,sentence\\ns1,The keys are lost.\\ns2,The keys is lost.\\n")
-    >>> load_units(str(p)).texts
-    ['The keys are lost.', 'The keys is lost.']
-    >>> units = load_units("diagnostics")
-    >>> units.form, len(units.ids), units.texts[0].completion
-    ('cloze', 395, 'chess')
-    >>> load_units("glue")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown dataset 'glue': expected one of 'li_adger', 'blimp', 'npi', 'diagnostics', 'cola' or a .csv/.jsonl/.parquet file with columns 'id' and 'sentence'
-    """
-    if dataset in DATASETS:
-        from li_adger.benchmarks import load_items
-
-        items = load_items(dataset, source=source)
-        units = items.units
-        ids = [str(i) for i in units["id"]]
-        if items.form == "cloze":
-            texts: list = [
-                ClozeUnit(str(c), str(w))
-                for c, w in zip(units["context"], units["completion"], strict=True)
-            ]
-        else:
-            texts = [str(s) for s in units["sentence"]]
-        return Units(dataset, items.form, ids, texts)
-    if dataset.endswith(TABLE_SUFFIXES) and Path(dataset).exists():
-        table = read_sentence_table(dataset)
-        return Units(dataset, None, table.ids, table.sentences)
-    choices = ", ".join(repr(d) for d in DATASETS)
-    hint = " (file not found)" if dataset.endswith(TABLE_SUFFIXES) else ""
-    raise ValueError(
-        f"unknown dataset {dataset!r}{hint}: expected one of {choices} or a "
-        ".csv/.jsonl/.parquet file with columns 'id' and 'sentence'"
-    )
-
-
-def dataset_metadata(dataset: str) -> dict[str, str]:
-    """What identifies the data behind a dataset name, for the scores file's metadata.
-
-    A benchmark: its ``form`` and a ``dataset_fingerprint`` of its verified files (LI-Adger:
-    the build's content fingerprint; any other: a SHA-256 over the pinned SHA-256 of each of
-    its files, :data:`li_adger.sources.SOURCE_FILES`). A table file: its ``dataset_sha256``.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.csv"
-    >>> _ = p.write_text("id,sentence\\ns1,Go.\\n")
-    >>> dataset_metadata(str(p)) == {"dataset_sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
-    True
-    >>> meta = dataset_metadata("npi")
-    >>> meta["form"], len(meta["dataset_fingerprint"])
-    ('pairs', 64)
-    """
-    if dataset == "li_adger":
-        from li_adger.builder.build import read_report
-
-        return {"form": "pairs", "dataset_fingerprint": str(read_report()["fingerprint"])}
-    if dataset in DATASETS:
-        from li_adger.benchmarks import benchmark
-        from li_adger.sources import SOURCE_FILES
-
-        spec = benchmark(dataset)
-        pins = {relpath: SOURCE_FILES[relpath].sha256 for relpath in sorted(spec.files)}
-        digest = hashlib.sha256(json.dumps(pins, sort_keys=True).encode("utf-8")).hexdigest()
-        return {"form": spec.form, "dataset_fingerprint": digest}
-    digest = hashlib.sha256(Path(dataset).read_bytes()).hexdigest()
-    return {"dataset_sha256": digest}
-
-
-def can_score(scorer: Scorer, form: str | None) -> bool:
-    """Whether ``scorer`` can score units of ``form``: every scorer scores sentences
-    (``pairs``, ``labelled``, a table file), only a :class:`~baselines.interface.ClozeScorer`
-    scores cloze units.
-
-    Examples
-    --------
-    >>> class Length:
-    ...     name, kind, variant, reduction = "length", "toy", "words", "count"
-    ...     def score(self, sentences): ...
-    ...     def metadata(self): ...
-    >>> can_score(Length(), "pairs"), can_score(Length(), "cloze")
-    (True, False)
-    """
-    return form != "cloze" or isinstance(scorer, ClozeScorer)
-
-
-def fingerprint(metadata: Mapping[str, Any], dataset: str) -> str:
-    """A short hash of what determines the scores: scorer metadata (less
-    :data:`FINGERPRINT_EXCLUDES`) and the dataset name.
-
-    Examples
-    --------
-    >>> a = fingerprint({"model": "m", "variant": "slor", "versions": {"x": "1"}}, "li_adger")
-    >>> a == fingerprint({"model": "m", "variant": "slor", "versions": {"x": "2"}}, "li_adger")
-    True
-    >>> a == fingerprint({"model": "m", "variant": "logprob"}, "li_adger")
-    False
-    >>> len(a)
-    16
-    """
-    key = {k: v for k, v in metadata.items() if k not in FINGERPRINT_EXCLUDES}
-    blob = json.dumps({"dataset": dataset, "scorer": key}, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
-
-
-def accepted_fingerprints(metadata: Mapping[str, Any], dataset: str) -> list[str]:
-    """The fingerprints whose partial files a run with this metadata resumes: its own, then
-    the one without the keys of :data:`FINGERPRINT_LEGACY_DEFAULTS` that hold their legacy
-    value (a cache written before those keys were recorded).
-
-    Examples
-    --------
-    >>> old = {"model": "m", "kind": "causal"}
-    >>> new = {**old, "convention": "default"}
-    >>> accepted_fingerprints(new, "blimp")[1] == fingerprint(old, "blimp")
-    True
-    >>> len(accepted_fingerprints({**old, "convention": "harness"}, "blimp"))
-    1
-    """
-    own = fingerprint(metadata, dataset)
-    legacy = {
-        k: v
-        for k, v in metadata.items()
-        if not (k in FINGERPRINT_LEGACY_DEFAULTS and FINGERPRINT_LEGACY_DEFAULTS[k] == v)
-    }
-    if len(legacy) == len(metadata):
-        return [own]
-    return [own, fingerprint(legacy, dataset)]
-
-
-def partial_path(out: str | Path, fp: str) -> Path:
-    """Where the partial (cache) file of output ``out`` and fingerprint ``fp`` lives.
-
-    Examples
-    --------
-    >>> partial_path("results/trigram.jsonl", "0123456789abcdef").as_posix()
-    'results/trigram.jsonl.0123456789abcdef.partial'
-    """
-    out = Path(out)
-    return out.with_name(f"{out.name}.{fp}.partial")
 
 
 def _text_fields(unit: str | ClozeUnit) -> dict[str, str]:
@@ -410,14 +184,11 @@ def score_to_file(
         json.dumps(metadata, allow_nan=False)
     except (TypeError, ValueError) as err:
         raise ValueError(f"the scorer's metadata must be JSON-serialisable ({err})") from err
-    fps = accepted_fingerprints(meta, dataset)
-    fp = next((f for f in fps if partial_path(out, f).is_file()), fps[0])
-    cache = partial_path(out, fp)
+    cache = PartialCache(out, meta, dataset)
     if not resume:
-        for f in fps:
-            partial_path(out, f).unlink(missing_ok=True)
-        fp, cache = fps[0], partial_path(out, fps[0])
-    cached = read_partial(cache, fp)
+        cache.discard()
+    cache.report_others()
+    cached = cache.read()
     texts = [_text_fields(u) for u in units]
     done = {
         i: cached[i]
@@ -434,11 +205,8 @@ def score_to_file(
 
     from metric_adc.scores.file import json_line, write_scores
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    header = json_line({"fingerprint": fp, "dataset": dataset, "scorer": meta})
-    synced = time.monotonic()
     with (
-        cache.open("a", encoding="utf-8") as fh,
+        cache.appending() as append,
         tqdm(
             total=len(units),
             initial=len(done),
@@ -447,8 +215,6 @@ def score_to_file(
             unit="unit" if cloze else "sent",
         ) as bar,
     ):
-        if fh.tell() == 0:
-            fh.write(header + "\n")
         for start in range(0, len(pending), step):
             batch = pending[start : start + step]
             lines = []
@@ -464,13 +230,9 @@ def score_to_file(
                 record = {"id": ids[k], **texts[k], **scored, "score": score}
                 done[ids[k]] = record
                 lines.append(json_line(record))
-            fh.write("\n".join(lines) + "\n")
-            fh.flush()  # a killed process loses nothing flushed
-            if time.monotonic() - synced >= _FSYNC_SECONDS:  # a power cut, at most 2 s
-                os.fsync(fh.fileno())
-                synced = time.monotonic()
+            append(lines)
             bar.update(len(batch))
 
     write_scores(out, [done[i] for i in ids], metadata)
-    cache.unlink(missing_ok=True)
+    cache.discard()
     return out

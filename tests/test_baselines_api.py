@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from baselines_tiny import save_tiny_causal_lm
 from baselines import load_scorer
 from baselines.__main__ import main
 from baselines.batch_size import auto_batch_size, largest_batch
+from baselines.registry import build_scorer
 
 SENTENCES = ["The keys are lost.", "The keys is lost.", "Who did you think solved the problem?"]
 
@@ -75,6 +77,43 @@ def test_a_local_model_records_no_revision_and_the_cli_takes_dtype(tiny, tmp_pat
     with pytest.raises(SystemExit):
         main([*argv, "--dtype", "float64"])
     assert main([*argv, "--dtype", "bfloat16", "--precision", "fp16", "--fresh"]) == 2
+
+
+BUILD_OPTIONS = [
+    p.name
+    for p in inspect.signature(build_scorer).parameters.values()
+    if p.kind is inspect.Parameter.KEYWORD_ONLY
+]
+
+
+@pytest.mark.parametrize("option", BUILD_OPTIONS)
+def test_load_scorer_takes_every_option_of_build_scorer(option, monkeypatch):
+    """Each keyword option of build_scorer (read from its signature, so that a new one is
+    covered) reaches build_scorer unchanged through load_scorer."""
+    from baselines import registry
+
+    seen = []
+
+    def spy(model, **options):
+        inspect.signature(build_scorer).bind(model, **options)  # names build_scorer takes
+        seen.append((model, options))
+        return "scorer"
+
+    monkeypatch.setattr(registry, "build_scorer", spy)
+    value = object()
+    assert load_scorer("m", **{option: value}) == "scorer"
+    assert len(seen) == 1 and seen[0][0] == "m" and seen[0][1][option] is value
+
+
+def test_load_scorer_shows_no_progress_unless_asked(monkeypatch):
+    from baselines import registry
+
+    seen = []
+    monkeypatch.setattr(registry, "build_scorer", lambda model, **o: seen.append(o["progress"]))
+    load_scorer("m")
+    load_scorer("m", progress=True)
+    assert seen == [False, True]
+    assert "runtime" in BUILD_OPTIONS and len(BUILD_OPTIONS) >= 10  # the signature is read
 
 
 def test_revision_is_refused_for_a_built_in_model():

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,10 @@ from baselines.registry import resolve_kind
 from metric_adc.scores.file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
+# the content fingerprint of the committed LI-Adger build
+BUILD_FINGERPRINT = json.loads((REPO / "li_adger" / "data" / "build_report.json").read_text())[
+    "fingerprint"
+]
 ROWS = [
     ("p1.g", "The keys to the cabinet are lost."),
     ("p1.*", "The keys to the cabinet is lost."),
@@ -34,7 +42,7 @@ def trigram_slor_by_hand(sentence: str) -> float:
     pocketsphinx: (log P(words, </s> | <s>) − unigram log P) / (words + 1), natural logs."""
     import pocketsphinx
 
-    from baselines.kinds.ngram import default_lm_path
+    from baselines.models.ngram_file import default_lm_path
 
     lm = pocketsphinx.NGramModel(
         pocketsphinx.Config(), pocketsphinx.LogMath(), str(default_lm_path())
@@ -61,8 +69,10 @@ def test_trigram_scores_file(dataset, tmp_path):
     assert scores.sentences == [s for _, s in ROWS]
     meta = scores.metadata
     assert (meta["model"], meta["kind"], meta["variant"]) == ("trigram", "ngram", "slor")
-    assert meta["reduction"] and meta["dataset"] == str(dataset) and meta["n_sentences"] == 4
-    assert "pocketsphinx" in meta["versions"] and len(meta["dataset_sha256"]) == 64
+    assert meta["reduction"] == "(sum - unigram sum) / n"
+    assert meta["dataset"] == str(dataset) and meta["n_sentences"] == 4
+    assert meta["versions"]["pocketsphinx"] == version("pocketsphinx")
+    assert meta["dataset_sha256"] == hashlib.sha256(dataset.read_bytes()).hexdigest()
     assert scores.scores.tolist() == pytest.approx([trigram_slor_by_hand(s) for _, s in ROWS])
     assert not list(tmp_path.glob("*.partial"))
 
@@ -80,7 +90,7 @@ def test_li_adger_is_the_default_dataset(tmp_path):
     out = tmp_path / "trigram.jsonl"
     assert main(["score", "--model", "trigram", "--out", str(out), "--limit", "3", "--quiet"]) == 0
     meta = read_scores(out).metadata
-    assert meta["dataset"] == "li_adger" and meta["dataset_fingerprint"]
+    assert meta["dataset"] == "li_adger" and meta["dataset_fingerprint"] == BUILD_FINGERPRINT
 
 
 def test_causal_kind_is_detected_from_a_local_config(dataset, tmp_path):
@@ -108,7 +118,8 @@ def test_causal_kind_is_detected_from_a_local_config(dataset, tmp_path):
     )
     meta = read_scores(out).metadata
     assert (meta["kind"], meta["variant"], meta["reduction"]) == ("causal", "meanlp", "mean")
-    assert meta["context_token"] == "<s>" and "transformers" in meta["versions"]
+    assert meta["context_token"] == "<s>"
+    assert meta["versions"]["transformers"] == version("transformers")
 
 
 @pytest.mark.parametrize(
@@ -160,7 +171,11 @@ def test_bad_numbers_are_rejected_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
     assert exit_.value.code == 2
-    assert "expected a positive integer (got '0')" in capsys.readouterr().err
+    assert "argument --batch-size: expected an integer >= 1 (got '0')" in capsys.readouterr().err
+    for option in ("--limit", "--threads"):
+        with pytest.raises(SystemExit):
+            main(["score", "--model", "trigram", "--out", "x.jsonl", option, "two"])
+        assert f"argument {option}: expected an integer >= 1 (got 'two')" in capsys.readouterr().err
 
 
 def test_module_entry_point_lists_the_builtin_models():
@@ -229,12 +244,17 @@ def test_every_benchmark_into_one_folder(tmp_path, capsys):
     argv = ["score", "--model", "trigram", "--dataset", "all", "--out", str(out)]
     assert main([*argv, "--limit", "3", "--quiet"]) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{b}.jsonl" for b in BENCHMARKS)
+    fingerprints = {}
     for name, spec in BENCHMARKS.items():
         scores = read_scores(out / f"{name}.jsonl")
         meta = scores.metadata
         assert (meta["dataset"], meta["form"], meta["limit"]) == (name, spec.form, 3)
-        assert int(meta["dataset_fingerprint"], 16)  # the build's, or a hash of the pins
+        fingerprints[name] = meta["dataset_fingerprint"]
         assert scores.ids == load_items(name).units["id"].tolist()[:3]
+    # LI-Adger's is the committed build's; the others' are SHA-256 of their pinned files
+    assert fingerprints.pop("li_adger") == BUILD_FINGERPRINT
+    assert all(re.fullmatch("[0-9a-f]{64}", f) for f in fingerprints.values())
+    assert len(set(fingerprints.values())) == len(fingerprints)
     cloze = read_scores(out / "diagnostics.jsonl")
     assert set(cloze.fields) == {"context", "completion", "rank", "top"}
     assert cloze.metadata["n_units"] == 3 and cloze.sentences is None

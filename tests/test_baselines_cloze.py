@@ -15,7 +15,8 @@ from baselines_tiny import save_tiny_bert, tiny_bpe_tokenizer, tiny_causal_lm, t
 from baselines.interface import ClozeScorer
 from baselines.kinds.causal import CausalLMScorer
 from baselines.kinds.cloze import word_start_mask
-from baselines.kinds.ngram import NGramScorer, default_lm_path, ngram_vocabulary
+from baselines.kinds.ngram import NGramScorer
+from baselines.models.ngram_file import default_lm_path, ngram_vocabulary
 
 CLOZE = [
     ("the keys to the cabinet", "are"),
@@ -248,7 +249,7 @@ def test_ngram_cloze_on_a_toy_model_by_hand(tmp_path):
     path.write_text(TOY_ARPA)
     assert ngram_vocabulary(path) == ["</s>", "<s>", "a", "bird", "is", "robin", "tree"]
     scorer = NGramScorer(path, name="toy")
-    assert scorer.candidates == ("a", "bird", "is", "robin", "tree")
+    assert scorer.lm.vocabulary == ("a", "bird", "is", "robin", "tree")
     log10 = {
         "bird": -0.2,  # the trigram
         "robin": -0.4 + -0.3,  # bo(is a) + P(robin | a)
@@ -265,7 +266,7 @@ def test_ngram_cloze_on_a_toy_model_by_hand(tmp_path):
         assert record["rank"] == 1 + order.index(word)
         assert record["top"] == order
     # an out-of-vocabulary completion: the model's log zero, after every candidate
-    assert records[3]["rank"] == len(scorer.candidates) + 1
+    assert records[3]["rank"] == len(scorer.lm.vocabulary) + 1
     assert records[3]["score"] < -50_000
 
 

@@ -12,15 +12,11 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from baselines.interface import Scorer  # noqa: E402
-from baselines.kinds.cola import (  # noqa: E402
-    ColaScorer,
-    logit_margin,
-    minilm_cola_path,
-    signed_confidence,
-)
+from baselines.kinds.cola import ColaScorer, logit_margin, signed_confidence  # noqa: E402
 from baselines.models import cola_data, cola_train  # noqa: E402
 from baselines.models.cola_data import cola_file, read_cola  # noqa: E402
 from baselines.models.cola_train import finetune, matthews_corrcoef  # noqa: E402
+from baselines.models.minilm import minilm_cola_path  # noqa: E402
 
 PROBE = ["The keys are lost.", "The keys is lost.", "Go.", "Who did you see and Mary?", "Go."]
 

@@ -11,8 +11,8 @@ from baselines_tiny import save_tiny_bert
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from baselines.fast import mlm_passes  # noqa: E402
 from baselines.interface import TokenScorer  # noqa: E402
-from baselines.kinds import mlm  # noqa: E402
 from baselines.kinds.mlm import MaskedLMScorer, mask_plan  # noqa: E402
 from baselines.models.cola_data import cola_file, read_cola  # noqa: E402
 
@@ -109,6 +109,7 @@ def input_ids_seen(scorer: MaskedLMScorer) -> tuple[list, object]:
     return seen, hook
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["original", "word-l2r"])
 @pytest.mark.parametrize("which", ["bert", "roberta"])
 def test_equals_naive_loop(which, variant, request):
@@ -130,14 +131,14 @@ def test_the_three_forward_paths_agree(which, request, monkeypatch):
     scorer = MaskedLMScorer(folder, device="cpu", token_budget=64, progress=False)
     assert scorer.metadata()["last_layer"] == "scored positions only"
     calls = []
-    real = mlm.hidden_at_positions
-    monkeypatch.setattr(mlm, "hidden_at_positions", lambda *a: calls.append(1) or real(*a))
+    real = mlm_passes.hidden_at_positions
+    monkeypatch.setattr(mlm_passes, "hidden_at_positions", lambda *a: calls.append(1) or real(*a))
     scored_only = scorer.score(SENTENCES)
     n_calls = len(calls)
     assert n_calls > 0  # the scored-positions path really ran
-    monkeypatch.setattr(scorer, "_last_layer_scored_only", False)
+    monkeypatch.setattr(scorer._passes, "last_layer_scored_only", False)
     head_only = scorer.score(SENTENCES)
-    monkeypatch.setattr(scorer, "_head_name", None)
+    monkeypatch.setattr(scorer._passes, "head_name", None)
     full = scorer.score(SENTENCES)
     assert len(calls) == n_calls  # and not on the other two paths
     assert scored_only == pytest.approx(full, abs=1e-5)
@@ -145,7 +146,7 @@ def test_the_three_forward_paths_agree(which, request, monkeypatch):
 
 
 def test_models_without_a_known_head_run_the_full_forward(bert_dir, monkeypatch):
-    monkeypatch.setattr(mlm, "_HEAD_ATTRIBUTE", {})
+    monkeypatch.setattr(mlm_passes, "HEAD_ATTRIBUTE", {})
     scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
     assert scorer.metadata()["last_layer"] == "full"
     expected = [sum(naive_pll(bert_dir, s, "original")) for s in SENTENCES[:3]]
@@ -219,6 +220,7 @@ def test_word_l2r_masks_the_rest_of_a_split_word(bert_dir):
     assert a.logprobs[2] != pytest.approx(b.logprobs[2], abs=1e-6)
 
 
+@pytest.mark.slow
 def test_long_sentence_within_budget(bert_dir):
     sentence = " ".join(["the keys to the cabinet are on the table and"] * 32) + " done."
     scorer = MaskedLMScorer(bert_dir, device="cpu", token_budget=2048, progress=False)
@@ -233,9 +235,10 @@ def test_long_sentence_within_budget(bert_dir):
     assert result.logprobs[::16] == pytest.approx(expected, abs=1e-5)
 
 
+@pytest.mark.slow
 def test_default_budget_is_small_on_cpu_and_widens_for_a_long_sentence(bert_dir, monkeypatch):
     budget = 128  # the CPU default, lowered below the long sentence
-    monkeypatch.setattr(mlm, "CPU_TOKEN_BUDGET", budget)
+    monkeypatch.setattr(mlm_passes, "CPU_TOKEN_BUDGET", budget)
     short, long = SENTENCES[1], " ".join(["the keys to the cabinet are on the table"] * 32) + "."
     scorer = MaskedLMScorer(bert_dir, device="cpu", progress=False)
     assert scorer.token_budget == budget

@@ -26,6 +26,7 @@ def bert_dir(tmp_path_factory):
     return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), max_position_embeddings=128)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget", [None, 24])  # the device's budget; passes of a few copies
 def test_onnx_runtime_gives_the_torch_scores_and_reuses_its_export(
     bert_dir, budget, tmp_path, monkeypatch
@@ -36,18 +37,18 @@ def test_onnx_runtime_gives_the_torch_scores_and_reuses_its_export(
     onnx_scores = MaskedLMScorer(bert_dir, runtime="onnx", **options)
     assert onnx_scores.metadata()["runtime"] == "onnx"
     assert torch_scores.metadata()["runtime"] == "torch"
-    assert onnx_scores._onnx.path.is_relative_to(tmp_path / "models" / "onnx")
+    assert onnx_scores._passes.onnx.path.is_relative_to(tmp_path / "models" / "onnx")
     a, b = torch_scores.token_logprobs(SENTENCES), onnx_scores.token_logprobs(SENTENCES)
     for x, y in zip(a, b, strict=True):
         assert x.tokens == y.tokens
         assert x.logprobs == pytest.approx(y.logprobs, abs=1e-4)
     # a second scorer loads the cached export; nothing is left half-written beside it
-    written = onnx_scores._onnx.path.stat().st_mtime_ns
+    written = onnx_scores._passes.onnx.path.stat().st_mtime_ns
     again = MaskedLMScorer(bert_dir, runtime="onnx", **options)
-    assert again._onnx.path == onnx_scores._onnx.path
-    assert again._onnx.path.stat().st_mtime_ns == written
-    assert [p.name for p in again._onnx.path.parent.parent.iterdir()] == [
-        again._onnx.path.parent.name
+    assert again._passes.onnx.path == onnx_scores._passes.onnx.path
+    assert again._passes.onnx.path.stat().st_mtime_ns == written
+    assert [p.name for p in again._passes.onnx.path.parent.parent.iterdir()] == [
+        again._passes.onnx.path.parent.name
     ]
 
 

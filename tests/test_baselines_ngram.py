@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.kinds.ngram import NGramScorer, default_lm_path, ngram_contexts, words_of
+from baselines.kinds.ngram import NGramScorer, ngram_contexts, words_of
+from baselines.models.ngram_file import default_lm_path
 
 LI_ADGER = Path(__file__).parents[2] / "shared" / "data" / "li-adger" / "li-adger_sentences.csv"
 
@@ -85,9 +87,9 @@ def test_the_model_is_never_handed_more_than_two_words_of_history(monkeypatch):
     """Scoring is linear in sentence length: the history is a window, never a growing copy."""
     scorer = NGramScorer(variant="logprob")
     seen: list[int] = []
-    raw = scorer._raw
+    raw = scorer.lm.raw
     monkeypatch.setattr(
-        scorer, "_raw", lambda word, context=(): seen.append(len(context)) or raw(word, context)
+        scorer.lm, "raw", lambda word, context=(): seen.append(len(context)) or raw(word, context)
     )
     scorer.score(["the keys are lost and " * 400])
     assert len(seen) >= 2000 and max(seen) == 2
@@ -176,4 +178,5 @@ def test_metadata():
     meta = NGramScorer().metadata()
     assert (meta["model"], meta["kind"], meta["variant"]) == ("trigram", "ngram", "slor")
     assert meta["order"] == 3 and meta["model_file"] == "en-us.lm.bin"
-    assert "pocketsphinx" in meta["versions"]
+    assert meta["versions"] == {"pocketsphinx": version("pocketsphinx")}
+    assert meta["reduction"] == "(sum - unigram sum) / n" and meta["end_of_sentence"] is True

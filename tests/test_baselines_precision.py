@@ -76,8 +76,8 @@ def test_pll_in_half_precision_stays_near_fp32(
     assert half.metadata()["precision"] == DTYPE[precision]
     assert half.metadata()["last_layer"] == "scored positions only"
     if not last_layer_scored_only:  # the head-only path of other BERT-style models
-        monkeypatch.setattr(half, "_last_layer_scored_only", False)
-        monkeypatch.setattr(full, "_last_layer_scored_only", False)
+        monkeypatch.setattr(half._passes, "last_layer_scored_only", False)
+        monkeypatch.setattr(full._passes, "last_layer_scored_only", False)
     differences = per_token_differences(
         full.token_logprobs(SENTENCES), half.token_logprobs(SENTENCES)
     )

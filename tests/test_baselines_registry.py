@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from baselines import registry
 from baselines.interface import KINDS
 from baselines.registry import SCORER_FACTORIES, ScorerFactory, build_scorer
 
@@ -52,7 +51,7 @@ def test_options_are_passed_as_plain_keywords_and_none_takes_the_default(monkeyp
     assert build_scorer("gpt2", kind="causal", device="cpu") == "scorer"
     assert build_scorer("gpt2", kind="causal", variant="meanlp", batch_size=3) == "scorer"
     assert calls == [
-        ("gpt2", {"device": "cpu", "batch_size": registry.DEFAULT_BATCH_SIZE["causal"]}),
+        ("gpt2", {"device": "cpu", "batch_size": 16}),  # a causal LM's documented default
         ("gpt2", {"variant": "meanlp", "device": "auto", "batch_size": 3}),
     ]
     with pytest.raises(ValueError, match=r"precision does not apply to kind 'causal'"):

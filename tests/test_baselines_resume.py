@@ -8,20 +8,16 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
 from baselines_tiny import WORDS, save_tiny_causal_lm
 
 from baselines.interface import ClozeUnit
-from baselines.run import (
-    PartialFileError,
-    accepted_fingerprints,
-    fingerprint,
-    partial_path,
-    score_to_file,
-)
-from metric_adc.scores.file import read_scores
+from baselines.resume import UnusedCacheWarning, fingerprint, partial_path
+from baselines.run import score_to_file
+from metric_adc.scores.file import PartialFileError, read_scores
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,7 +77,8 @@ def test_a_different_run_never_mixes_in(tmp_path):
     out = tmp_path / "scores.jsonl"
     words_partial = crash(out, Counting(crash_after=1))
     other = Counting(variant="half")
-    score_to_file(other, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    with pytest.warns(UnusedCacheWarning, match=r"differs in variant: 'words' there, 'half'"):
+        score_to_file(other, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
     assert len(other.scored) == 20  # nothing reused from the 'words' run
     assert all(s % 1 == 0.5 for s in read_scores(out).scores)
     assert words_partial.exists()  # the other run's cache is left alone
@@ -296,22 +293,53 @@ class Conventional(Counting):
         return {**super().metadata(), "convention": self.convention}
 
 
-def test_a_cache_written_before_the_convention_was_recorded_is_resumed(tmp_path):
-    """A partial file whose fingerprint lacks "convention" belongs to the default convention."""
+def test_a_cache_of_an_older_version_is_reported_and_never_mixed_in(tmp_path):
+    """A partial file whose metadata lacks a key recorded since (the causal scorer's
+    "convention") has another fingerprint: it is named in a warning, not read, and kept."""
     out = tmp_path / "scores.jsonl"
     old = crash(out, Counting(crash_after=2))  # the metadata without a convention
-    harness = Conventional("harness")
-    score_to_file(harness, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
-    assert len(harness.scored) == 20 and old.exists()  # another convention: not mixed in
     default = Conventional("default")
-    score_to_file(default, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
-    assert len(default.scored) == 20 - 6 and not old.exists()
-    assert read_scores(out).metadata["convention"] == "default"
+    with pytest.warns(UnusedCacheWarning) as caught:
+        score_to_file(default, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(default.scored) == 20 and old.exists()  # scored anew; the old cache is left
+    assert read_scores(out).scores.tolist() == [float(len(s.split())) for s in SENTENCES]
+    (warning,) = caught
+    assert str(warning.message) == (
+        f"{old} is the cache of another run and is not reused (it differs in convention: "
+        "absent there, 'default' here); rerun that run's command to finish it, or delete the "
+        "file"
+    )
+    out.unlink()  # the old run's own command still resumes it, and warns of none
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnusedCacheWarning)
+        resumed = Counting()
+        score_to_file(resumed, IDS, SENTENCES, out, dataset="toy", batch_size=3, progress=False)
+    assert len(resumed.scored) == 20 - 6 and not old.exists()
+
+
+def test_the_command_prints_the_unused_cache_in_one_line(tmp_path, capsys):
+    from baselines.__main__ import main
+
+    table = tmp_path / "t.csv"
+    table.write_text(
+        "id,sentence\n" + "".join(f"{i},{s}\n" for i, s in zip(IDS, SENTENCES, strict=True))
+    )
+    out = tmp_path / "scores.jsonl"
+    stale = partial_path(out, "0123456789abcdef")
+    stale.write_text("not a header\n")
+    argv = ["score", "--model", "trigram", "--dataset", str(table), "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"warning: {stale} is the cache of another run and is not reused (its header cannot be "
+        "read)" in err
+    )
+    assert stale.exists() and len(read_scores(out)) == 20
 
 
 def test_the_fingerprint_of_unchanged_metadata_is_unchanged():
-    """A SmolLM2 run on BLiMP started before conventions were recorded; its partial file is
-    named by this fingerprint, which resuming it needs (accepted_fingerprints' second)."""
+    """A partial file is found again only if the fingerprint of the same metadata stays the
+    same: this SmolLM2 run's partial file was named so by an earlier version."""
     smollm2 = {
         "model": "smollm2", "kind": "causal", "variant": "logprob", "reduction": "sum",
         "architecture": "LlamaForCausalLM", "context_token": "<|endoftext|>",
@@ -321,8 +349,10 @@ def test_the_fingerprint_of_unchanged_metadata_is_unchanged():
         "versions": {"torch": "2.13.0+cpu", "transformers": "5.23.0"},
     }  # fmt: skip
     assert fingerprint(smollm2, "blimp") == "c17ae8691b920a8b"
-    now = {**smollm2, "convention": "default", "versions": {}}
-    assert accepted_fingerprints(now, "blimp") == [fingerprint(now, "blimp"), "c17ae8691b920a8b"]
+    assert fingerprint({**smollm2, "device": "cuda", "versions": {}}, "blimp") == (
+        "c17ae8691b920a8b"
+    )
+    assert fingerprint({**smollm2, "convention": "default"}, "blimp") != "c17ae8691b920a8b"
 
 
 @pytest.mark.parametrize(

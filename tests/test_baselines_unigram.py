@@ -132,9 +132,18 @@ def test_toy_table_and_bad_arguments():
         check_unigram_source("WORDFREQ")
 
 
-@pytest.mark.parametrize("source", UNIGRAM_SOURCES)
-def test_metadata_names_the_source_policy_and_floor(source):
+@pytest.mark.parametrize(
+    ("source", "floor", "library"),
+    [
+        ("wordfreq", math.log(1e-8), "wordfreq"),  # the large list's cutoff frequency
+        ("trigram", -218060 * math.log(1.0001), "pocketsphinx"),  # its smallest unigram
+    ],
+)
+def test_metadata_names_the_source_policy_and_floor(source, floor, library):
+    from importlib.metadata import version
+
     meta = unigram_model(source).metadata()
     assert meta["source"] == source
-    assert meta["floor_logprob"] < -18 and "tokenisation" in meta and "unknown_words" in meta
-    assert meta["versions"]
+    assert meta["floor_logprob"] == pytest.approx(floor, abs=1e-12)
+    assert meta["tokenisation"] and meta["unknown_words"]
+    assert meta["versions"] == {library: version(library)}

@@ -110,6 +110,35 @@ def test_long_sentence_reaches_the_requested_length(tiny_mlm):
     assert 300 <= n < 300 + 40  # LI-Adger sentences are shorter than 40 word pieces
 
 
+def _pll_flops_by_hand(config, lengths) -> int:
+    """The module docs' count for a BERT, written out: per sentence of L tokens, L − 2 copies
+    of L tokens, the head read once per copy, the last layer's keys and values only at the
+    L − 1 unread positions of each copy."""
+    d, f = config.hidden_size, config.intermediate_size
+    n, v = config.num_hidden_layers, config.vocab_size
+    layer, kv, head = 4 * d * d + 2 * d * f, 2 * d * d, d * d + d * v
+    total = 0
+    for length in lengths:
+        copies = length - 2
+        full = 2 * layer * n * copies * length + 4 * n * d * copies * length**2
+        unread = copies * (length - 1)
+        total += full + 2 * head * copies - (2 * (layer - kv) + 4 * d * length) * unread
+    return total
+
+
+def _causal_flops_by_hand(config, lengths) -> int:
+    """The module docs' count for a Llama with grouped-query attention: one row of L tokens,
+    the head read at L − 1 positions."""
+    d, f = config.hidden_size, config.intermediate_size
+    n, v = config.num_hidden_layers, config.vocab_size
+    head_dim = d // config.num_attention_heads
+    layer = 2 * d * d + 2 * d * config.num_key_value_heads * head_dim + 3 * d * f
+    return sum(
+        2 * layer * n * length + 4 * n * d * length**2 + 2 * d * v * (length - 1)
+        for length in lengths
+    )
+
+
 class Scripted:
     """Fixed measurements in place of the benchmark's child processes: per tool, one answer
     per call, in order; every request is kept."""
@@ -151,12 +180,12 @@ def test_figures_and_report_on_fixed_measurements(tiny_mlm, tmp_path):
     mlm_tokenizer = AutoTokenizer.from_pretrained(tiny_mlm)
     long_text = long_sentence(benchmark_sentences(50, seed=0), mlm_tokenizer, min_tokens=140)
     lengths = [len(ids) for ids in mlm_tokenizer(sentences)["input_ids"]]
-    flops = pll_flops(spec_from_config(AutoConfig.from_pretrained(tiny_mlm)), lengths)
+    flops = _pll_flops_by_hand(AutoConfig.from_pretrained(tiny_mlm), lengths)
     causal_tokenizer = AutoTokenizer.from_pretrained(causal)
     causal_lengths = [
         len(ids) + 1 for ids in causal_tokenizer(sentences, add_special_tokens=False)["input_ids"]
     ]
-    c_flops = causal_flops(spec_from_config(AutoConfig.from_pretrained(causal)), causal_lengths)
+    c_flops = _causal_flops_by_hand(AutoConfig.from_pretrained(causal), causal_lengths)
     best_rate = 4.0 * flops  # every useful PLL FLOP at this rate takes 0.25 s
     rates = iter([best_rate / 2, best_rate, best_rate / 4, best_rate / 3])  # PLL ×2, causal ×2
     scripted = Scripted()
@@ -266,8 +295,15 @@ def test_benchmark_runs_on_tiny_models_and_scores_agree(tiny_mlm, tmp_path):
     for section in ("pll", "causal"):
         figures = result[section]
         for side in ("ours", "minicons"):
-            assert figures[side]["seconds"] > 0 and figures[side]["peak_bytes"] >= 0
-            assert figures[side]["fraction_of_matmul"] > 0
+            seconds = figures[side]["seconds"]
+            assert seconds > 0 and figures[side]["peak_bytes"] >= 0
+            assert figures[side]["sentences_per_s"] == pytest.approx(4 / seconds)
+            assert figures[side]["fraction_of_matmul"] == pytest.approx(
+                figures["flops"] / seconds / result["matmul_flops"]
+            )
+        assert figures["speedup"] == pytest.approx(
+            figures["minicons"]["seconds"] / figures["ours"]["seconds"]
+        )
         assert figures["max_abs_diff"] <= MAX_ABS_DIFF, section
     long = result["long"]
     assert long["tokens"] >= 140 and long["ours"]["error"] is None
@@ -354,9 +390,23 @@ def test_bad_settings_are_refused_before_any_measurement(tiny_mlm, monkeypatch):
         run_benchmarks(["Go."], mlm_model=tiny_mlm, causal_model="m", measure=never)
 
 
-def test_matmul_rate_is_measured_in_the_scorers_precision():
+def test_matmul_rate_is_measured_in_the_scorers_precision(monkeypatch):
+    """2·n³ FLOPs over the fastest of the timed calls, on matrices in the precision asked."""
+    import time
+
+    import torch
+
     from tools.speed.flops import measure_matmul_flops
 
-    assert measure_matmul_flops(64, repeats=1, precision="bf16") > 0
+    dtypes = []
+    matmul = torch.matmul
+    monkeypatch.setattr(
+        torch, "matmul", lambda a, b, **kw: dtypes.append(a.dtype) or matmul(a, b, **kw)
+    )
+    clock = iter([10.0, 10.5, 20.0, 20.25, 30.0, 31.0])  # three timed calls: 0.5, 0.25, 1 s
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    rate = measure_matmul_flops(64, repeats=3, precision="bf16")
+    assert rate == 2 * 64**3 / 0.25
+    assert dtypes == [torch.bfloat16] * 4  # one untimed warm-up, then the three timed
     with pytest.raises(ValueError, match="precision must be one of"):
         measure_matmul_flops(64, precision="int8")

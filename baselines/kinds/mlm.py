@@ -28,11 +28,10 @@ masked). ``rank`` is the rank of its first token at the first mask among the tok
 start a word (WordPiece ``##`` continuations and special tokens excluded;
 :func:`baselines.kinds.cloze.word_start_mask`), ``top`` the five most probable of those.
 
-All masked copies of all sentences form one stream, cut into forward passes so that
-``copies × padded length ≤ token_budget``. Sentences are deduplicated and sorted longest first,
-so each pass pads to (nearly) its own length and the largest pass comes first. The output
-head is applied at the scored positions only, and for BERT-style encoders so is most of the
-last layer (:mod:`baselines.fast.mlm_last_layer`).
+Sentences are deduplicated and sorted longest first; all their masked copies form one stream,
+cut into forward passes so that ``copies × padded length ≤ token_budget``
+(:mod:`baselines.fast.mlm_passes`, which also applies the output head, and for BERT-style
+encoders most of the last layer, at the scored positions only).
 
 Examples
 --------
@@ -45,41 +44,15 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
-from baselines.fast.mlm_last_layer import (
-    hidden_at_positions,
-    last_layer_at,
-    supports_scored_positions,
-)
-from baselines.fast.mlm_onnx import OnnxFirstLayers, check_runtime
-from baselines.hf import library_versions, max_sequence_length
+from baselines.fast.mlm_onnx import check_runtime
+from baselines.fast.mlm_passes import MaskedCopy, MaskedPasses, default_token_budget
+from baselines.hf import LoadOptions, library_versions, load_pretrained
 from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
 from baselines.kinds.cloze import TokenCandidates
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
-
-# Models whose MLM head can be applied to selected hidden states only (saves the vocabulary
-# projection at every unmasked position). Others fall back to the model's full forward pass.
-_HEAD_ATTRIBUTE = {
-    "bert": "cls",
-    "roberta": "lm_head",
-    "xlm-roberta": "lm_head",
-    "camembert": "lm_head",
-    "roberta-prelayernorm": "lm_head",
-}
-
-
-@dataclass(frozen=True)
-class _Copy:
-    """One masked copy: sentence (index among unique sentences), scored position, masks;
-    ``keep_row``: keep the whole log-probability row at the scored position (cloze ranks)."""
-
-    sentence: int
-    position: int
-    masked: tuple[int, ...]
-    keep_row: bool = False
 
 
 def mask_plan(
@@ -118,59 +91,6 @@ def mask_plan(
     return plan
 
 
-#: Default tokens per forward pass. On a CPU small passes stay in cache: BERT-base PLL ran at
-#: 9.1 sentences/s with 256 tokens per pass against 3.7 with 4096 on a 2-core Xeon; on a 2-core
-#: AMD EPYC at 5.2-5.5 with 256, 5.8 with 512 to 1024 and 5.1 with 4096 (docs/speed.md).
-#: On a GPU large passes keep the device busy.
-CPU_TOKEN_BUDGET = 512
-GPU_TOKEN_BUDGET = 4096
-
-
-def default_token_budget(device: str | object) -> int:
-    """Tokens per forward pass when none is given: small on a CPU, large on a GPU.
-
-    Examples
-    --------
-    >>> default_token_budget("cpu"), default_token_budget("cuda")
-    (512, 4096)
-    """
-    kind = getattr(device, "type", str(device).split(":")[0])
-    return GPU_TOKEN_BUDGET if kind == "cuda" else CPU_TOKEN_BUDGET
-
-
-def plan_passes(lengths: Sequence[int], token_budget: int) -> list[tuple[int, int]]:
-    """Cut a stream of copies (their lengths, longest first) into forward passes.
-
-    Returns ``(start, stop)`` slices such that ``(stop - start) × max(length in slice)`` never
-    exceeds ``token_budget``.
-
-    Examples
-    --------
-    >>> plan_passes([5, 5, 5, 3, 3, 3, 3], 10)
-    [(0, 2), (2, 4), (4, 7)]
-    >>> plan_passes([12], 10)
-    Traceback (most recent call last):
-    ...
-    ValueError: token_budget (10) is smaller than one masked copy (12 tokens); raise token_budget
-    """
-    passes = []
-    start, width = 0, 0
-    for i, length in enumerate(lengths):
-        if length > token_budget:
-            raise ValueError(
-                f"token_budget ({token_budget}) is smaller than one masked copy "
-                f"({length} tokens); raise token_budget"
-            )
-        new_width = max(width, length)
-        if i > start and (i - start + 1) * new_width > token_budget:
-            passes.append((start, i))
-            start, new_width = i, length
-        width = new_width
-    if start < len(lengths):
-        passes.append((start, len(lengths)))
-    return passes
-
-
 class MaskedLMScorer:
     """Pseudo-log-likelihood of sentences under a Hugging Face masked LM.
 
@@ -178,8 +98,6 @@ class MaskedLMScorer:
     ----------
     model_name_or_path:
         A Hub name (``"bert-base-uncased"``) or a local folder with model and tokenizer.
-    device:
-        ``"auto"``, ``"cpu"`` or ``"cuda[:N]"``.
     variant:
         ``"original"`` or ``"word-l2r"`` (see the module docstring).
     token_budget:
@@ -187,13 +105,13 @@ class MaskedLMScorer:
         sentence length. The logits of one pass take at most ``token_budget × vocabulary``
         floats. ``None`` (default): :func:`default_token_budget` of the device (512 tokens on
         a CPU, 4096 on a GPU), raised to one copy's length for a longer sentence.
-    precision:
-        ``"auto"`` (bf16/fp16 on GPU, fp32 on CPU), ``"fp32"``, ``"fp16"`` or ``"bf16"``.
     progress:
         Show a progress bar over forward passes.
     runtime:
         ``"torch"`` (default) or ``"onnx"``: every encoder layer but the last in ONNX Runtime
         (CPU, fp32, BERT-style encoders; the ``onnx`` extra), see :mod:`baselines.fast.mlm_onnx`.
+    device, precision, revision:
+        Where and how the model is loaded (:class:`baselines.hf.LoadOptions`).
 
     Examples
     --------
@@ -222,19 +140,13 @@ class MaskedLMScorer:
         self,
         model_name_or_path: str,
         *,
-        device: str = "auto",
         variant: str = "original",
         token_budget: int | None = None,
-        precision: str = "auto",
-        revision: str | None = None,
         progress: bool = True,
         runtime: str = "torch",
+        **load: Unpack[LoadOptions],
     ) -> None:
-        import torch
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-        from baselines.device import inference_dtype, resolve_device
-        from baselines.hf import hub_options, revision_metadata
+        from transformers import AutoModelForMaskedLM
 
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
@@ -244,42 +156,36 @@ class MaskedLMScorer:
         self.variant = f"pll-{variant}"
         self._variant = variant
         self.progress = progress
-        self.device = resolve_device(device)
+
+        def check_tokenizer(tokenizer: Any) -> None:
+            if not getattr(tokenizer, "is_fast", False):
+                raise ValueError(
+                    f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
+                    f"need one (got {type(tokenizer).__name__})"
+                )
+            if tokenizer.mask_token_id is None:
+                raise ValueError(
+                    f"tokenizer of {self.name!r} has no mask token; is it a masked LM?"
+                )
+
+        loaded = load_pretrained(
+            AutoModelForMaskedLM,
+            self.name,
+            check_tokenizer=check_tokenizer,
+            sdpa=True,
+            **load,
+        )
+        self.model, self.tokenizer = loaded.model, loaded.tokenizer
+        self.device, self.dtype, self._revision = loaded.device, loaded.dtype, loaded.revision
+        self.max_length = loaded.max_length
         # no budget given: the device's default, widened for a sentence longer than it
         self._auto_budget = token_budget is None
         self.token_budget = (
             default_token_budget(self.device) if token_budget is None else token_budget
         )
-        self.dtype = inference_dtype(self.device, precision)
-        hub = hub_options(revision)
-        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path, **hub)
-        if not getattr(self.tokenizer, "is_fast", False):
-            raise ValueError(
-                f"model {self.name!r} has no fast tokenizer; word boundaries (word_ids) "
-                f"need one (got {type(self.tokenizer).__name__})"
-            )
-        if self.tokenizer.mask_token_id is None:
-            raise ValueError(f"tokenizer of {self.name!r} has no mask token; is it a masked LM?")
-        try:
-            model = AutoModelForMaskedLM.from_pretrained(
-                model_name_or_path, dtype=self.dtype, attn_implementation="sdpa", **hub
-            )
-        except (ValueError, ImportError):  # the architecture does not support SDPA
-            model = AutoModelForMaskedLM.from_pretrained(
-                model_name_or_path, dtype=self.dtype, **hub
-            )
-        self.model = model.to(self.device).eval()
-        self._revision = revision_metadata(model.config, revision)
-        self._head_name = _HEAD_ATTRIBUTE.get(self.model.config.model_type)
-        # the last layer at the scored positions only: where the head is ours to apply too
-        self._last_layer_scored_only = self._head_name is not None and supports_scored_positions(
-            self.model
-        )
         check_runtime(runtime, model=self.model, device=self.device, dtype=self.dtype)
         self.runtime = runtime
-        self._onnx = OnnxFirstLayers(self.model) if runtime == "onnx" else None
-        self.max_length = max_sequence_length(self.model.config, self.tokenizer)
-        self._torch = torch
+        self._passes = MaskedPasses(self.model, self.tokenizer, device=self.device, runtime=runtime)
         self._candidates = TokenCandidates(self.tokenizer)
 
     # -- public API --------------------------------------------------------------------------
@@ -295,7 +201,7 @@ class MaskedLMScorer:
         encodings = self._encode(unique)
         order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))
         copies = [
-            _Copy(k, position, masked)
+            MaskedCopy(k, position, masked)
             for k in order
             for position, masked in mask_plan(encodings[k][1], encodings[k][2], self._variant)
         ]
@@ -323,7 +229,7 @@ class MaskedLMScorer:
         encodings, spans = self._encode_cloze(units)
         order = sorted(range(len(units)), key=lambda k: -len(encodings[k][0]))
         copies = [
-            _Copy(k, position, spans[k][i:], keep_row=i == 0)
+            MaskedCopy(k, position, spans[k][i:], keep_row=i == 0)
             for k in order
             for i, position in enumerate(spans[k])
         ]
@@ -348,7 +254,9 @@ class MaskedLMScorer:
             "device": str(self.device),
             "attn_implementation": getattr(self.model.config, "_attn_implementation", None),
             "runtime": self.runtime,
-            "last_layer": "scored positions only" if self._last_layer_scored_only else "full",
+            "last_layer": "scored positions only"
+            if self._passes.last_layer_scored_only
+            else "full",
             **self._revision,
             "versions": library_versions(),
         }
@@ -416,63 +324,15 @@ class MaskedLMScorer:
             )
 
     def _run(
-        self, copies: list[_Copy], encodings: list
+        self, copies: list[MaskedCopy], encodings: list
     ) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any]]:
-        """The log-probability of each copy's target token at its scored position, keyed by
-        ``(sentence, position)``, and the whole float32 log-probability row (a CPU tensor) of
-        the copies with ``keep_row``."""
-        from tqdm.auto import tqdm
-
-        torch = self._torch
-        lengths = [len(encodings[c.sentence][0]) for c in copies]
-        budget = max(self.token_budget, *lengths) if self._auto_budget else self.token_budget
-        passes = plan_passes(lengths, budget)
-        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        mask_id = self.tokenizer.mask_token_id
-        head_name = self._head_name
-        out: dict[tuple[int, int], float] = {}
-        rows_kept: dict[tuple[int, int], Any] = {}
-        bar = tqdm(
-            passes, desc=f"PLL {self.name}", unit="pass", leave=False, disable=not self.progress
+        """The stream of masked copies through the model (:meth:`MaskedPasses.run`), under
+        the token budget, widened for a long sentence when none was given."""
+        return self._passes.run(
+            copies,
+            encodings,
+            token_budget=self.token_budget,
+            widen=self._auto_budget,
+            progress=self.progress,
+            desc=f"PLL {self.name}",
         )
-        with torch.inference_mode():
-            for start, stop in bar:
-                chunk = copies[start:stop]
-                width = max(lengths[start:stop])
-                ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
-                attention = torch.zeros((len(chunk), width), dtype=torch.long)
-                types = torch.zeros((len(chunk), width), dtype=torch.long)
-                targets = torch.empty(len(chunk), dtype=torch.long)
-                for row, c in enumerate(chunk):
-                    seq, _, _, seq_types = encodings[c.sentence]
-                    ids[row, : len(seq)] = torch.tensor(seq)
-                    attention[row, : len(seq)] = 1
-                    if seq_types is not None:
-                        types[row, : len(seq)] = torch.tensor(seq_types)
-                    targets[row] = seq[c.position]
-                    ids[row, list(c.masked)] = mask_id
-                inputs = {"input_ids": ids, "attention_mask": attention}
-                if encodings[chunk[0].sentence][3] is not None:
-                    inputs["token_type_ids"] = types
-                inputs = {k: v.to(self.device) for k, v in inputs.items()}
-                rows = torch.arange(len(chunk), device=self.device)
-                positions = torch.tensor([c.position for c in chunk], device=self.device)
-                if self._onnx is not None:
-                    before = self._onnx(ids, attention, types)
-                    hidden = last_layer_at(self.model, before, attention, positions)
-                    logits = getattr(self.model, head_name)(hidden)
-                elif self._last_layer_scored_only:
-                    hidden = hidden_at_positions(self.model, inputs, positions)
-                    logits = getattr(self.model, head_name)(hidden)
-                elif head_name is not None:
-                    hidden = self.model.base_model(**inputs)[0]
-                    logits = getattr(self.model, head_name)(hidden[rows, positions])
-                else:
-                    logits = self.model(**inputs).logits[rows, positions]
-                logp = logits.float().log_softmax(-1)
-                picked = logp[rows, targets.to(self.device)].cpu().tolist()
-                for row, (c, value) in enumerate(zip(chunk, picked, strict=True)):
-                    out[(c.sentence, c.position)] = float(value)
-                    if c.keep_row:
-                        rows_kept[(c.sentence, c.position)] = logp[row].cpu()
-        return out, rows_kept

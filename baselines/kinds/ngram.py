@@ -1,9 +1,7 @@
 """The n-gram scorer: an ARPA/binary n-gram model (by default pocketsphinx's English trigram).
 
-The default model is the US English trigram that ships with the ``pocketsphinx`` package
-(``pocketsphinx/model/en-us/en-us.lm.bin``): a lower-case, closed-vocabulary model with
-``<s>`` and ``</s>`` and no ``<unk>``. Any other model pocketsphinx reads (ARPA text or
-Sphinx binary) can be given as a path.
+The model file is read through pocketsphinx (:mod:`baselines.models.ngram_file`); this module
+turns sentences into the words it scores and their log-probabilities into a sentence score.
 
 Conventions (they change the numbers, so they are fixed and tested):
 
@@ -25,7 +23,7 @@ Conventions (they change the numbers, so they are fixed and tested):
 **Cloze units** (:meth:`NGramScorer.score_cloze`): the context and the completion are
 tokenised as above; ``score`` is ln P(completion | the last ``order - 1`` units of ``<s>`` +
 context), summed over the completion's words by the chain rule; ``rank`` is 1 + the number of
-vocabulary words (:func:`ngram_vocabulary`, without ``<s>``, ``</s>`` and ``<unk>``) with a
+vocabulary words (:attr:`~baselines.models.ngram_file.NGramFile.vocabulary`) with a
 strictly higher probability in that context, ``top`` the five most probable of them. An
 out-of-vocabulary completion word gets the model's log zero (pocketsphinx's floor, about
 −53,684 nats, below any word the model knows) and ranks after every vocabulary word
@@ -45,9 +43,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -58,23 +55,14 @@ from baselines.interface import (
     check_sentences,
     scorer_identity,
 )
+from baselines.models.ngram_file import NGramFile, default_lm_path
 from metric_adc.linking.formulas import LINKING_NAMES, check_linking_name
 
-__all__ = [
-    "CLITICS",
-    "NGramScorer",
-    "default_lm_path",
-    "ngram_contexts",
-    "ngram_vocabulary",
-    "words_of",
-]
+__all__ = ["CLITICS", "NGramScorer", "ngram_contexts", "words_of"]
 
 CLITICS: tuple[str, ...] = ("n't", "'s", "'re", "'ll", "'ve", "'d", "'m")
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*|'[^\W_]+")
 _BOS, _EOS = "<s>", "</s>"
-_MARKERS = frozenset({_BOS, _EOS, "<unk>", "<UNK>"})
-_TRIE_HEADER = b"Trie Language Model"
-_KEEP_DISTRIBUTIONS = 32  # histories whose vocabulary distribution is kept (0.6 MB each)
 
 
 def words_of(sentence: str) -> list[str]:
@@ -126,71 +114,6 @@ def ngram_contexts(
         history.append(unit)
 
 
-def default_lm_path() -> Path:
-    """Path of the English trigram that ships with pocketsphinx.
-
-    Examples
-    --------
-    >>> default_lm_path().name
-    'en-us.lm.bin'
-    """
-    import pocketsphinx
-
-    path = Path(pocketsphinx.get_model_path()) / "en-us" / "en-us.lm.bin"
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"pocketsphinx's English trigram was expected at {path} but is missing; "
-            "reinstall it with `pip install --force-reinstall pocketsphinx`"
-        )
-    return path
-
-
-def ngram_vocabulary(path: str | Path) -> list[str]:
-    r"""The words of an n-gram model file (its unigrams, in the file's order).
-
-    Reads the two formats whose word list can be read without loading the model: ARPA text
-    (the ``\1-grams:`` section) and pocketsphinx's binary trie (``Trie Language Model``:
-    a header with the order and the n-gram counts, and the unigram strings at the end of the
-    file, each ended by a NUL, preceded by their total length).
-
-    Examples
-    --------
-    >>> words = ngram_vocabulary(default_lm_path())
-    >>> len(words), words[:3], "keys" in words
-    (72547, ["'bout", "'cause", "'em"], True)
-    >>> import tempfile, pathlib
-    >>> arpa = pathlib.Path(tempfile.mkdtemp()) / "toy.arpa"
-    >>> _ = arpa.write_text("\\data\\\nngram 1=2\n\n\\1-grams:\n-1.0\t<s>\t-0.5\n"
-    ...                     "-0.3\tkeys\n\n\\end\\\n")
-    >>> ngram_vocabulary(arpa)
-    ['<s>', 'keys']
-    """
-    import struct
-
-    path = Path(path)
-    data = path.read_bytes()
-    if data.startswith(_TRIE_HEADER):
-        start = len(_TRIE_HEADER) + 1  # the header, then the order as one byte
-        (n_words,) = struct.unpack_from("<I", data, start)
-        words = data.rsplit(b"\x00", n_words + 1)[1:-1]
-        size = sum(len(w) + 1 for w in words)
-        stored = struct.unpack_from("<i", data, len(data) - size - 4)[0] if size < len(data) else 0
-        if len(words) != n_words or not data.endswith(b"\x00") or stored != size:
-            raise ValueError(
-                f"{path}: the word list at the end of the binary n-gram model is not where "
-                f"expected ({n_words} words announced, {len(words)} found)"
-            )
-        return [w.decode("utf-8") for w in words]
-    text = data.decode("utf-8", errors="replace")
-    if "\\1-grams:" not in text:
-        raise ValueError(
-            f"{path}: cannot list the words of this n-gram model (expected an ARPA file with "
-            "a \\1-grams: section or a pocketsphinx binary trie); cloze ranks need them"
-        )
-    section = text.split("\\1-grams:", 1)[1].split("\\", 1)[0]
-    return [line.split()[1] for line in section.splitlines() if len(line.split()) >= 2]
-
-
 class NGramScorer:
     """Score sentences with an n-gram model and a linking function.
 
@@ -228,9 +151,8 @@ class NGramScorer:
         name: str = "trigram",
     ) -> None:
         self._linking = check_linking_name(variant, allowed=LINKING_NAMES)
-        self.lm_path = Path(lm_path) if lm_path is not None else default_lm_path()
-        if not self.lm_path.is_file():
-            raise FileNotFoundError(f"n-gram model file not found: {self.lm_path}")
+        self.lm = NGramFile(lm_path if lm_path is not None else default_lm_path())
+        self.lm_path = self.lm.path
         self.variant = variant
         self.reduction = self._linking.reduction
         self.end_of_sentence = bool(end_of_sentence)
@@ -242,41 +164,10 @@ class NGramScorer:
             self.lm_path, variant=variant, end_of_sentence=self.end_of_sentence, name=self.name
         )
 
-    @cached_property
-    def _model(self) -> Any:
-        import pocketsphinx
-
-        try:
-            return pocketsphinx.NGramModel(
-                pocketsphinx.Config(), pocketsphinx.LogMath(), str(self.lm_path)
-            )
-        except (RuntimeError, ValueError) as err:
-            raise ValueError(
-                f"pocketsphinx could not read the n-gram model {self.lm_path}: {err}"
-            ) from err
-
-    @cached_property
-    def _logmath(self) -> Any:
-        import pocketsphinx
-
-        return pocketsphinx.LogMath()
-
-    @cached_property
+    @property
     def order(self) -> int:
         """The n of the n-gram model."""
-        return int(self._model.size())
-
-    @cached_property
-    def context_size(self) -> int:
-        """Words of history a word is scored after: ``order - 1``, at most 2 (pocketsphinx's
-        ``prob()`` reads at most three words)."""
-        return max(min(self.order, 3) - 1, 0)
-
-    def _raw(self, word: str, context: Sequence[str] = ()) -> int:
-        """pocketsphinx's integer log-probability of ``word`` after ``context`` (oldest first,
-        at most :attr:`context_size` words)."""
-        # prob() takes the word then its history newest first.
-        return int(self._model.prob([word, *reversed(context)]))
+        return self.lm.order
 
     def in_vocabulary(self, word: str) -> bool:
         """Whether the model has a unigram for ``word``.
@@ -287,10 +178,7 @@ class NGramScorer:
         >>> s.in_vocabulary("the"), s.in_vocabulary("xqzzy"), s.in_vocabulary("The")
         (True, False, False)
         """
-        known = self._in_vocabulary.get(word)
-        if known is None:
-            known = self._in_vocabulary[word] = self._raw(word) > self._logmath.get_zero()
-        return known
+        return self.lm.in_vocabulary(word)
 
     def unigram_logprob(self, word: str) -> float | None:
         """The model's unigram natural-log probability of ``word``, ``None`` when out of
@@ -302,7 +190,7 @@ class NGramScorer:
         >>> round(s.unigram_logprob("the"), 4), s.unigram_logprob("xqzzy")
         (-3.1993, None)
         """
-        return self._ln(self._raw(word)) if self.in_vocabulary(word) else None
+        return self.lm.unigram(word) if self.in_vocabulary(word) else None
 
     def tokenize(self, sentence: str) -> list[str]:
         """The words the model sees, out-of-vocabulary words included (see module docs)."""
@@ -329,30 +217,6 @@ class NGramScorer:
         words = [w for s in check_sentences(sentences) for w in self.tokenize(s)]
         return sum(not self.in_vocabulary(w) for w in words), len(words)
 
-    @cached_property
-    def _in_vocabulary(self) -> dict[str, bool]:
-        """Memo of :meth:`in_vocabulary` (a dictionary lookup is cheaper than a model call)."""
-        return {}
-
-    @cached_property
-    def _ln_base(self) -> float:
-        """ln of pocketsphinx's log base: ``raw * _ln_base`` is ``log_to_ln(raw)`` exactly."""
-        return float(self._logmath.log_to_ln(1))
-
-    @cached_property
-    def _unigram_ln(self) -> dict[str, float]:
-        """Memo of each word's unigram natural-log probability."""
-        return {}
-
-    def _ln(self, raw: int) -> float:
-        return raw * self._ln_base
-
-    def _unigram(self, word: str) -> float:
-        value = self._unigram_ln.get(word)
-        if value is None:
-            value = self._unigram_ln[word] = self._ln(self._raw(word))
-        return value
-
     def _one(self, index: int, sentence: str) -> TokenLogProbs:
         words = self.tokenize(sentence)
         if not words:
@@ -361,11 +225,12 @@ class NGramScorer:
             )
         tokens, logprobs, unigrams = [], [], []
         units = [*words, _EOS] if self.end_of_sentence else words
-        for word, context in ngram_contexts(units, self.context_size):
-            if self.in_vocabulary(word):
+        lm = self.lm
+        for word, context in ngram_contexts(units, lm.context_size):
+            if lm.in_vocabulary(word):
                 tokens.append(word)
-                logprobs.append(self._ln(self._raw(word, context)))
-                unigrams.append(self._unigram(word))
+                logprobs.append(lm.ln(lm.raw(word, context)))
+                unigrams.append(lm.unigram(word))
         if not tokens:
             raise ValueError(
                 f"sentences[{index}] has only out-of-vocabulary words, so the n-gram model "
@@ -383,37 +248,6 @@ class NGramScorer:
             self._linking.compute(t.logprobs, t.unigram_logprobs)
             for t in self.token_logprobs(sentences)
         ]
-
-    @cached_property
-    def candidates(self) -> tuple[str, ...]:
-        """The words a cloze blank is ranked among: the vocabulary less ``<s>``, ``</s>`` and
-        ``<unk>`` (read once from the model file, :func:`ngram_vocabulary`)."""
-        return tuple(w for w in ngram_vocabulary(self.lm_path) if w not in _MARKERS)
-
-    @cached_property
-    def _distributions(self) -> OrderedDict[tuple[str, ...], Any]:
-        """The last :data:`_KEEP_DISTRIBUTIONS` results of :meth:`_raw_all`, by history."""
-        return OrderedDict()
-
-    def _raw_all(self, context: tuple[str, ...]) -> Any:
-        """pocketsphinx's integer log-probability of every candidate word after ``context``
-        (the last few are kept: the units of one item share their history)."""
-        import numpy as np
-
-        kept = self._distributions
-        if context in kept:
-            kept.move_to_end(context)
-            return kept[context]
-        prob, history = self._model.prob, list(reversed(context))
-        raws = np.fromiter(
-            (prob([w, *history]) for w in self.candidates),
-            dtype=np.int64,
-            count=len(self.candidates),
-        )
-        kept[context] = raws
-        if len(kept) > _KEEP_DISTRIBUTIONS:
-            kept.popitem(last=False)
-        return raws
 
     def score_cloze(
         self, contexts: Sequence[str], completions: Sequence[str]
@@ -434,6 +268,7 @@ class NGramScorer:
         from baselines.kinds.cloze import rank_among, top_indices
 
         contexts, completions = check_cloze(contexts, completions)
+        lm = self.lm
         units = []
         for i, (context, completion) in enumerate(zip(contexts, completions, strict=True)):
             words = self.tokenize(completion)
@@ -441,20 +276,20 @@ class NGramScorer:
                 raise ValueError(
                     f"completions[{i}] has no words the n-gram model can read (got {completion!r})"
                 )
-            scored = list(ngram_contexts([*self.tokenize(context), *words], self.context_size))
+            scored = list(ngram_contexts([*self.tokenize(context), *words], lm.context_size))
             units.append(scored[-len(words) :])
         records: list[dict[str, Any]] = []
         by_history: dict[tuple[str, ...], list[int]] = {}
         for k, scored in enumerate(units):
-            records.append({"score": math.fsum(self._ln(self._raw(w, c)) for w, c in scored)})
+            records.append({"score": math.fsum(lm.ln(lm.raw(w, c)) for w, c in scored)})
             by_history.setdefault(scored[0][1], []).append(k)
-        everything = np.ones(len(self.candidates), dtype=bool)
+        everything = np.ones(len(lm.vocabulary), dtype=bool)
         for history, members in by_history.items():
-            raws = self._raw_all(history)
-            top = [self.candidates[j] for j in top_indices(raws, everything, TOP_K)]
+            raws = lm.raw_all(history)
+            top = [lm.vocabulary[j] for j in top_indices(raws, everything, TOP_K)]
             for k in members:
                 word = units[k][0][0]
-                records[k]["rank"] = rank_among(raws, self._raw(word, history), everything)
+                records[k]["rank"] = rank_among(raws, lm.raw(word, history), everything)
                 records[k]["top"] = list(top)
         return records
 
@@ -465,7 +300,7 @@ class NGramScorer:
         return {
             **scorer_identity(self),
             "model_file": self.lm_path.name,
-            "order": self.order,
+            "order": self.lm.order,
             "end_of_sentence": self.end_of_sentence,
             "tokenisation": "lower-case; words of letters/digits joined by ' or -; "
             "punctuation dropped; OOV hyphenated words split",

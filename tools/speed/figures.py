@@ -110,7 +110,7 @@ def keep_best(best: Mapping[str, Any] | None, result: Mapping[str, Any]) -> dict
 def padding_fraction(lengths: Sequence[int], token_budget: int) -> float:
     """Share of the token slots in our PLL forward passes that are padding.
 
-    Replays :func:`baselines.kinds.mlm.plan_passes` on the copies (``L - 2`` of each sentence of
+    Replays :func:`baselines.fast.mlm_passes.plan_passes` on the copies (``L - 2`` of each sentence of
     ``L`` tokens, longest first, as the scorer orders them).
 
     Examples
@@ -118,7 +118,7 @@ def padding_fraction(lengths: Sequence[int], token_budget: int) -> float:
     >>> padding_fraction([4, 3], 100)  # one pass of copies of 4, 4 and 3 tokens: 1 pad of 12
     0.0833...
     """
-    from baselines.kinds.mlm import plan_passes
+    from baselines.fast.mlm_passes import plan_passes
 
     copies = [n for n in sorted(lengths, reverse=True) for _ in range(n - 2)]
     slots = sum((b - a) * max(copies[a:b]) for a, b in plan_passes(copies, token_budget))

@@ -166,41 +166,48 @@ class _Comparison:
     flops: int
 
 
+@dataclass(frozen=True)
+class _MaskedLM:
+    """The masked LM both PLL measurements run: its folder, config and tokenizer, and our
+    scorer's token budget and precision."""
+
+    path: str
+    config: Any
+    tokenizer: Any
+    token_budget: int
+    precision: str
+
+    def ours(self, token_budget: int | None = None) -> dict[str, Any]:
+        """The request fields of our PLL scorer (``token_budget``: another than the usual)."""
+        budget = self.token_budget if token_budget is None else token_budget
+        return {"tool": "ours-mlm", "token_budget": budget, "precision": self.precision}
+
+
 def _pll(
     session: _Session,
     sentences: list[str],
+    mlm: _MaskedLM,
     *,
-    model: str,
-    config: Any,
-    tokenizer: Any,
-    token_budget: int,
-    precision: str,
     runtime: str,
     minicons_batch_size: int,
     warmup: int,
 ) -> _Comparison:
-    lengths = [len(ids) for ids in tokenizer(sentences)["input_ids"]]
-    common = {"model": model, "sentences": sentences, "warmup": sentences[:warmup]}
+    lengths = [len(ids) for ids in mlm.tokenizer(sentences)["input_ids"]]
+    common = {"model": mlm.path, "sentences": sentences, "warmup": sentences[:warmup]}
     ours, theirs = session.best_of_rounds(
         "PLL",
-        {
-            "tool": "ours-mlm",
-            "token_budget": token_budget,
-            "precision": precision,
-            "runtime": runtime,
-            **common,
-        },
+        {**mlm.ours(), "runtime": runtime, **common},
         {"tool": "minicons-mlm", "batch_size": minicons_batch_size, **common},
     )
     section = {
-        "model": {"path": model, "parameters": _parameter_count(config)},
+        "model": {"path": mlm.path, "parameters": _parameter_count(mlm.config)},
         "masked_tokens": sum(n - 2 for n in lengths),
-        "ours_padding_fraction": padding_fraction(lengths, token_budget),
-        "token_budget": token_budget,
+        "ours_padding_fraction": padding_fraction(lengths, mlm.token_budget),
+        "token_budget": mlm.token_budget,
         "runtime": runtime,
         "minicons_batch_size": minicons_batch_size,
     }
-    return _Comparison(section, ours, theirs, pll_flops(spec_from_config(config), lengths))
+    return _Comparison(section, ours, theirs, pll_flops(spec_from_config(mlm.config), lengths))
 
 
 def _causal(
@@ -240,27 +247,16 @@ def _causal(
 
 
 def _long(
-    session: _Session,
-    text: str,
-    *,
-    model: str,
-    config: Any,
-    tokenizer: Any,
-    token_budget: int,
-    precision: str,
-    cap_bytes: int,
-    warmup: list[str],
+    session: _Session, text: str, mlm: _MaskedLM, *, cap_bytes: int, warmup: list[str]
 ) -> dict[str, Any]:
-    n_tokens = len(tokenizer(text)["input_ids"])
+    n_tokens = len(mlm.tokenizer(text)["input_ids"])
     # a budget below one copy is widened to one copy, as the scorer's own default is
-    budget = max(token_budget, n_tokens)
+    budget = max(mlm.token_budget, n_tokens)
     rows = budget // n_tokens
     copies = n_tokens - 2
-    request = {"model": model, "sentences": [text], "warmup": warmup}
-    ours = session.step(
-        "long ours",
-        {"tool": "ours-mlm", "token_budget": budget, "precision": precision, **request},
-    )
+    config = mlm.config
+    request = {"model": mlm.path, "sentences": [text], "warmup": warmup}
+    ours = session.step("long ours", {**mlm.ours(budget), **request})
     theirs = session.step(
         "long minicons",
         {"tool": "minicons-mlm", "batch_size": 1, "cap_bytes": cap_bytes, **request},
@@ -315,7 +311,7 @@ def run_benchmarks(
     ``causal_context_token``; ``long_text`` the long sentence (``None`` skips it). Everything
     runs on ``device`` (``"auto"``, ``"cpu"`` or ``"cuda[:N]"``), our scorers in
     ``precision``; ``token_budget`` defaults to the device's
-    (:func:`baselines.kinds.mlm.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
+    (:func:`baselines.fast.mlm_passes.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
     runs (:data:`baselines.interface.RUNTIMES`). ``minicons_batch_size`` is the number of
     sentences per minicons PLL call (all their masked copies go in one forward pass);
     ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
@@ -341,7 +337,7 @@ def run_benchmarks(
     from transformers import AutoConfig, AutoTokenizer
 
     from baselines.device import inference_dtype, resolve_device
-    from baselines.kinds.mlm import default_token_budget
+    from baselines.fast.mlm_passes import default_token_budget
 
     sentences = list(sentences)
     device = str(resolve_device(device))
@@ -364,18 +360,18 @@ def run_benchmarks(
         steps=steps,
         progress=progress,
     )
-    mlm_model = str(mlm_model)
-    mlm_config = AutoConfig.from_pretrained(mlm_model)
-    mlm_tokenizer = AutoTokenizer.from_pretrained(mlm_model)
+    mlm = _MaskedLM(
+        path=str(mlm_model),
+        config=AutoConfig.from_pretrained(mlm_model),
+        tokenizer=AutoTokenizer.from_pretrained(mlm_model),
+        token_budget=token_budget,
+        precision=precision,
+    )
     try:
         pll = _pll(
             session,
             sentences,
-            model=mlm_model,
-            config=mlm_config,
-            tokenizer=mlm_tokenizer,
-            token_budget=token_budget,
-            precision=precision,
+            mlm,
             runtime=pll_runtime,
             minicons_batch_size=minicons_batch_size,
             warmup=warmup,
@@ -396,15 +392,7 @@ def run_benchmarks(
         long = None
         if long_text is not None:
             long = _long(
-                session,
-                long_text,
-                model=mlm_model,
-                config=mlm_config,
-                tokenizer=mlm_tokenizer,
-                token_budget=token_budget,
-                precision=precision,
-                cap_bytes=long_cap_bytes,
-                warmup=sentences[:warmup],
+                session, long_text, mlm, cap_bytes=long_cap_bytes, warmup=sentences[:warmup]
             )
     finally:
         session.bar.close()
