@@ -5,9 +5,10 @@ live δ, the human ceiling apart, ADC(δ) curves, model plots, phenomena, pair e
 BLiMP, NPI, Ettinger's diagnostics and CoLA (leaderboard, human row apart, breakdowns) — and
 *Evaluate your scores* (:mod:`space.ui.tab_li_adger`, :mod:`space.ui.tab_family`,
 :mod:`space.ui.tab_upload`). The handlers are the module-level functions of
-:mod:`space.ui.handlers`, bound to the shared :class:`~space.data.entries.SpaceData`. Uploads
-live in each browser session's own ``gr.State``, so what one user uploads is seen by that
-user only, until it is kept on the leaderboard (:mod:`space.data.store`) for everybody.
+:mod:`space.ui.handlers`, bound to the shared :class:`~space.data.space_data.SpaceData`.
+Uploads live in each browser session's own ``gr.State``, so what one user uploads is seen by
+that user only; a submitted upload joins everybody's leaderboard once a maintainer approves it
+(:mod:`space.data.submissions`).
 
 Every event handler has an ``api_name``, so the app is also an API
 (``gradio_client.Client("http://127.0.0.1:7860/").predict(0.5, api_name="/leaderboard")``).
@@ -18,9 +19,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from space.data.benchmark_data import TITLES
-from space.data.entries import SpaceData
-from space.data.loaders import FAMILY
+from space.data.benchmark_data import FAMILY, TITLES
+from space.data.space_data import SpaceData
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
@@ -68,8 +68,9 @@ def theme() -> gr.themes.Base:
     )
 
 
-def build_app(data: SpaceData) -> gr.Blocks:
-    """Lay out the page for ``data`` and wire every control to its handler.
+def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
+    """Lay out the page for ``data`` and wire every control to its handler; ``login`` adds a
+    Hugging Face sign-in button to the upload tab (on a Space, where submissions need it).
 
     Examples
     --------
@@ -90,5 +91,5 @@ def build_app(data: SpaceData) -> gr.Blocks:
                     with gr.Tab(TITLES[bench], id=bench):
                         family_tab(data, bench, uploads, demo)
             with gr.Tab("Evaluate your scores", id="upload"):
-                upload_tab(data, uploads, delta)
+                upload_tab(data, uploads, delta, login=login)
     return demo

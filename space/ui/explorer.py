@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import core
-from space.data.entries import ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.space_data import SpaceData
 
 __all__ = ["ALL", "DISAGREEMENTS", "MAX_ROWS", "OUTCOMES", "explore_pairs"]
 

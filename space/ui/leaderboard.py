@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import bootstrap, core
-from space.data.entries import KIND_UPLOAD, ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.kinds import KIND_UPLOAD
+from space.data.space_data import SpaceData
 
 __all__ = [
     "CEILING_SOURCE",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import gradio as gr
 
 from space.data.benchmark_data import TITLES, BenchmarkData
-from space.data.entries import SpaceData
-from space.ui import handlers
+from space.data.space_data import SpaceData
+from space.ui import family_handlers, handlers
 from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
 
 __all__ = ["family_tab"]
@@ -48,7 +48,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
             if view.human is not None:
                 gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
                 gr.Dataframe(
-                    value=handlers.family_human(data, bench),
+                    value=family_handlers.family_human(data, bench),
                     interactive=False,
                     wrap=True,
                     show_label=False,
@@ -59,7 +59,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 label_box = gr.Dropdown(breakdowns, value=breakdowns[0], label="Breakdown")
                 stats = BREAKDOWNS[bench][0].statistics
                 stat_box = gr.Dropdown(
-                    handlers.statistic_labels(stats), value=stats[0], label="Statistic"
+                    family_handlers.statistic_labels(stats), value=stats[0], label="Statistic"
                 )
             table = gr.Dataframe(
                 interactive=False, wrap=True, max_height=600, elem_id=f"{bench}-breakdown"
@@ -82,7 +82,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 unit_table = gr.Dataframe(interactive=False, wrap=True)
             gr.on(
                 [demo.load, unit.change, uploads.change],
-                handlers.bind(handlers.predictions, data, bench),
+                handlers.bind(family_handlers.predictions, data, bench),
                 [unit, uploads],
                 [unit_text, unit_table],
                 api_name=f"{bench}_predictions",
@@ -90,21 +90,21 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
             )
     gr.on(
         [demo.load, uploads.change],
-        handlers.bind(handlers.family_leaderboard, data, bench),
+        handlers.bind(family_handlers.family_leaderboard, data, bench),
         uploads,
         board,
         api_name=f"{bench}_leaderboard",
         trigger_mode="always_last",
     )
     label_box.change(
-        handlers.bind(handlers.statistic_choices, bench),
+        handlers.bind(family_handlers.statistic_choices, bench),
         label_box,
         stat_box,
         api_visibility="private",
     )
     gr.on(
         [demo.load, label_box.change, stat_box.change, uploads.change],
-        handlers.bind(handlers.family_breakdown, data, bench),
+        handlers.bind(family_handlers.family_breakdown, data, bench),
         [label_box, stat_box, uploads],
         [table, plot],
         api_name=f"{bench}_breakdown",

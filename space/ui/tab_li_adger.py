@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from space.data.entries import SpaceData
+from space.data.space_data import SpaceData
 from space.ui import handlers
 from space.ui.explorer import ALL, DISAGREEMENTS, OUTCOMES
 from space.ui.leaderboard import CEILING_SOURCE, adc_column

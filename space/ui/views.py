@@ -13,7 +13,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from metric_adc import core
-from space.data.entries import ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.space_data import SpaceData
 from space.ui import figures
 
 __all__ = [
