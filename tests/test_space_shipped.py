@@ -24,6 +24,7 @@ from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
 from metric_adc.report import rows
 from space.data import shipped
+from space.data.names import slug
 
 SHIPPED = shipped.SHIPPED_DIR
 TRIGRAM = "trigram-slor"
@@ -90,10 +91,10 @@ def test_the_shipped_trigram_blimp_paradigms_are_the_trigram_rescored(trigram):
 def test_every_shipped_li_adger_file_recomputes_to_its_summary():
     table = li_adger_pairs()
     files = shipped.read_li_adger(SHIPPED)
-    assert TRIGRAM in {shipped.slug(s.name) for s in files}
+    assert TRIGRAM in {slug(s.name) for s in files}
     for s in files:
         assert len(s.scores) == 4178, s.name
-        row = rows.evaluate_on_pairs(s.scores, table, model=s.name)
+        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, note=s.note)
         _approx_equal(json.loads(json.dumps(row)), s.row, s.name)
 
 
@@ -214,7 +215,7 @@ def test_the_shipped_thesis_models_give_the_readmes_rows():
     for name in THESIS_ROWS:
         s = found[name]
         assert s.standardized, name
-        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, standardize=False)
+        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, standardize=False, note=s.note)
         assert _rounded(row) == readme_row(name), name
         # the same row but for where the z-scores were made (here: shipped as z-scores)
         row = {k: v for k, v in row.items() if k != "standardized"}

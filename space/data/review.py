@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from li_adger.hub import HubError
 from li_adger.io.text_table import text_table
 from space.data.moderation import SubmitError, approve, read_requests, reject
 from space.data.results_folder import RESULTS_DIR_ENV
@@ -63,22 +64,31 @@ def _parser() -> argparse.ArgumentParser:
         help=f"the app's Hub results repository (default ${RESULTS_REPO_ENV})",
     )
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--approve", metavar="NAME", help="make this submission public")
-    act.add_argument("--reject", metavar="NAME", help="drop this submission")
+    for flag, does in (("--approve", "make it public"), ("--reject", "drop it")):
+        act.add_argument(flag, metavar="NAME", help=f"the pending submission NAME: {does}")
     return p
+
+
+def _store(args: argparse.Namespace) -> Store | None:
+    """The store the options name (or the environment), else ``None``."""
+    repo = args.results_repo or (None if args.results else os.environ.get(RESULTS_REPO_ENV))
+    folder = args.results or os.environ.get(RESULTS_DIR_ENV)
+    if repo:
+        return HubStore(repo)
+    return LocalStore(folder) if folder else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command: 0 on success, 1 when the name or the store fails, 2 on bad usage."""
-    p = _parser()
-    args = p.parse_args(argv)
-    repo = args.results_repo or (None if args.results else os.environ.get(RESULTS_REPO_ENV))
-    folder = args.results or os.environ.get(RESULTS_DIR_ENV)
-    if not repo and not folder:
-        p.error(f"name the store: --results DIR or --results-repo REPO (or ${RESULTS_DIR_ENV}, "
-                f"${RESULTS_REPO_ENV})")  # fmt: skip
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
-        store: Store = HubStore(repo) if repo else LocalStore(folder)
+        store = _store(args)
+        if store is None:
+            parser.error(
+                f"name the store: --results DIR or --results-repo REPO (or ${RESULTS_DIR_ENV}, "
+                f"${RESULTS_REPO_ENV})"
+            )
         if args.approve:
             req = approve(store, args.approve)
             print(f"approved {req.name!r} ({req.benchmark}): public in {store.where}; a running "
@@ -88,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rejected {req.name!r} ({req.benchmark}): its files are deleted")
         else:
             print(pending_table(store))
-    except (SubmitError, StoreError, ValueError) as exc:
+    except (SubmitError, StoreError, HubError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -30,17 +30,23 @@ __all__ = ["CSS", "UPLOAD_TTL_S", "build_app", "theme"]
 UPLOAD_TTL_S = 3600
 """Seconds a session's uploads are kept after their last change."""
 CSS = """
-#upload-status, #keep-status {min-height: 2em}
+#upload-status, #submit-status, #delta-note {min-height: 2em}
 #pairs [role=gridcell], #pairs th {font-size: 0.85em}
-/* Whole words in the pair explorer: text wraps at spaces only (Gradio's cells default to
-   word-break: break-word); only the id columns (pair, phenomenon) may break anywhere. */
-#pairs span.text {word-break: normal !important; overflow-wrap: normal !important;
-                  hyphens: none !important}
-#pairs [data-col="0"] span.text, #pairs [data-col="2"] span.text {
-    overflow-wrap: anywhere !important}
-/* tall heatmaps scroll inside the page instead of shrinking their labels */
-.scroll-plot {max-height: 820px; overflow-y: auto}
+/* Every table wraps its text between words only, never inside one (Gradio's cells default to
+   word-break: break-word): a column is never narrower than its longest word. The sizing copy
+   of the rows (a table) gets the same rules, so that the columns are measured as shown. */
+table span.text, [role=gridcell] span.text {
+    word-break: normal !important; overflow-wrap: normal !important; hyphens: none !important}
+/* the pair explorer's phenomenon ids stay whole (they hold hyphens) */
+#pairs [data-col="12"] span.text, #pairs .sizing-body td:nth-child(13) span.text {
+    white-space: nowrap !important}
+/* tall figures scroll inside their box (Gradio sets overflow: hidden inline) at their full
+   size, so that every label stays readable; their colour bar is at the top */
+.scroll-plot {max-height: 820px; overflow: auto !important}
 .scroll-plot img {max-width: none !important; width: auto !important; height: auto !important}
+/* centred while it fits; wider than its box (a phone), it starts at the left edge, where the
+   scrolling starts, instead of losing its labels off the left */
+.scroll-plot .layout {justify-content: safe center !important; align-items: safe center !important}
 """
 
 _INTRO = """

@@ -71,7 +71,7 @@ def family_breakdown(
     extra = family_uploads(data, uploads, bench)
     frame = benchmark_views.breakdown_frame(view, extra, label, statistic)
     title = f"{TITLES[bench]} {label}: {benchmark_views.STATISTIC_NAMES.get(statistic, statistic)}"
-    return styled(frame), benchmark_views.breakdown_figure(frame, title)
+    return styled(frame), benchmark_views.breakdown_figure(frame, title, statistic)
 
 
 def statistic_choices(bench: str, label: str):

@@ -27,10 +27,12 @@ from space.ui.explorer import ALL, explore_pairs
 from space.ui.leaderboard import ceiling_frame, leaderboard_frame, styled
 
 __all__ = [
+    "MIN_DELTA",
     "NONE",
     "adc_curves",
     "bind",
     "ceiling",
+    "delta_note",
     "family_uploads",
     "heatmap",
     "leaderboard",
@@ -39,12 +41,17 @@ __all__ = [
     "pairs",
     "phenomena",
     "phenomenon_choices",
+    "shown_delta",
     "submit",
     "upload",
 ]
 
 NONE = "(none)"
 """The "no model B" choice of the pair explorer."""
+
+MIN_DELTA = 0.05
+"""The smallest δ the page computes: a smaller one (δ = 0 typed in) is answered by
+:func:`delta_note` and shown at this δ."""
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -111,6 +118,38 @@ def phenomena(data: SpaceData, source: str) -> list[str]:
     return [ALL, *sorted(sel["phenomenon"].dropna().unique().tolist())]
 
 
+def shown_delta(delta: float | None) -> float:
+    """The δ the page shows for the slider's ``delta``: itself, or :data:`MIN_DELTA` when
+    smaller (no pair passes ADC(0): :func:`delta_note` says so).
+
+    Examples
+    --------
+    >>> shown_delta(0.5), shown_delta(0), shown_delta(None)
+    (0.5, 0.05, 0.05)
+    """
+    return MIN_DELTA if delta is None or not delta >= MIN_DELTA else float(delta)
+
+
+def delta_note(delta: float | None) -> str:
+    """The line under the δ slider: empty, or why a δ below :data:`MIN_DELTA` is not shown.
+
+    Examples
+    --------
+    >>> delta_note(0.5)
+    ''
+    >>> print(delta_note(0))
+    **δ = 0 is not shown:** ADC(δ) asks for |Δh − Δlm| < δ, which no pair meets at δ = 0, so every model would score 0. The tables and plots show δ = 0.05, the smallest δ here.
+    """
+    if delta is not None and delta >= MIN_DELTA:
+        return ""
+    given = "δ" if delta is None else f"δ = {delta:g}"
+    return (
+        f"**{given} is not shown:** ADC(δ) asks for |Δh − Δlm| < δ, which no pair meets at "
+        f"{given}, so every model would score 0. The tables and plots show δ = {MIN_DELTA:g}, "
+        "the smallest δ here."
+    )
+
+
 # ----------------------------------------------------------------------------- LI-Adger
 def leaderboard(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     """The LI-Adger leaderboard at ``delta``, the session's uploads highlighted.
@@ -121,7 +160,7 @@ def leaderboard(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> leaderboard(toy_space_data(), 0.5, []).data["Model"].tolist()
     ['toy-length']
     """
-    return styled(leaderboard_frame(data, li_uploads(data, uploads), delta))
+    return styled(leaderboard_frame(data, li_uploads(data, uploads), shown_delta(delta)))
 
 
 def ceiling(data: SpaceData, delta: float, uploads: Sequence[Upload]):
@@ -133,7 +172,7 @@ def ceiling(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> ceiling(toy_space_data(), 0.5, []).data.empty
     True
     """
-    return styled(ceiling_frame(data, li_uploads(data, uploads), delta))
+    return styled(ceiling_frame(data, li_uploads(data, uploads), shown_delta(delta)))
 
 
 def adc_curves(data: SpaceData, delta: float, uploads: Sequence[Upload]):
@@ -145,7 +184,8 @@ def adc_curves(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> len(adc_curves(toy_space_data(), 0.5, []).axes)
     1
     """
-    return views.adc_curves_figure(data, [*data.shared_models(), *li_uploads(data, uploads)], delta)
+    entries = [*data.shared_models(), *li_uploads(data, uploads)]
+    return views.adc_curves_figure(data, entries, shown_delta(delta))
 
 
 def model_plots(data: SpaceData, name: str, delta: float, uploads: Sequence[Upload]):
@@ -161,7 +201,7 @@ def model_plots(data: SpaceData, name: str, delta: float, uploads: Sequence[Uplo
     e = _entry(data, uploads, name)
     if e is None:
         return None, None
-    return views.pair_figure(data, e, delta), views.sentence_figure(data, e)
+    return views.pair_figure(data, e, shown_delta(delta)), views.sentence_figure(data, e)
 
 
 def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload]):
@@ -176,7 +216,9 @@ def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload
     entries = [*data.shared_models(), *li_uploads(data, uploads)]
     if not entries:
         return None
-    return views.heatmap_figure(data, entries, delta, None if source == ALL else source)
+    return views.heatmap_figure(
+        data, entries, shown_delta(delta), None if source == ALL else source
+    )
 
 
 def pairs(
@@ -208,7 +250,7 @@ def pairs(
         phenomenon = ALL
     text, df = explore_pairs(
         data,
-        delta,
+        shown_delta(delta),
         a,
         b,
         source=source,
@@ -271,7 +313,7 @@ def upload(data: SpaceData, path, name: str, delta: float, uploads: list[Upload]
     except UploadError as exc:
         return f"⚠️ **Refused:** {exc}", uploads, _submit_choices(uploads)
     new = [*uploads, u]
-    return upload_summary(u, data, delta), new, _submit_choices(new)
+    return upload_summary(u, data, shown_delta(delta)), new, _submit_choices(new)
 
 
 def _login(profile) -> str | None:

@@ -130,4 +130,5 @@ def heatmap_figure(
         [data.labels.get(p, p) for p in m.index],
         list(m.columns),
         title=f"ADC δ={delta:g} per phenomenon ({len(m)} phenomena, hardest first)",
+        value_label=f"ADC δ={delta:g}: share of the phenomenon's pairs passing",
     )
