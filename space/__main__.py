@@ -2,15 +2,17 @@
 
 Options: ``--host`` and ``--port`` (defaults ``$GRADIO_SERVER_NAME`` / ``$GRADIO_SERVER_PORT``
 as a Hugging Face Space sets them, else 127.0.0.1 and 7860); ``--results DIR`` (scores files
-to show, and where uploads are kept; default ``$ADC_RESULTS_DIR``, else ``results/`` in the
-working directory); ``--results-repo REPO`` (keep uploads in that Hub dataset repository
-instead and read them from it at start-up; default ``$ADC_RESULTS_REPO``); ``--dataset-repo
-REPO`` (read LI-Adger from its published Hub repository; default ``$ADC_DATASET_REPO``, else
-the package's own build).
+to show, and where submissions wait for review; default ``$ADC_RESULTS_DIR``, else none);
+``--results-repo REPO`` (keep submissions in that Hub dataset repository instead; default
+``$ADC_RESULTS_REPO``); ``--dataset-repo REPO`` (read LI-Adger from its published Hub
+repository; default ``$ADC_DATASET_REPO``, else the package's own build). On a Hugging Face
+Space (``$SPACE_ID`` set) a submission needs the submitter's Hugging Face login.
 
-``python -m space snapshot --from DIR`` refreshes the results that ship with the app
-(:mod:`space.data.snapshot`); ``python -m space push REPO_ID [--dry-run DIR] [--requirement LINE]``
-publishes the app as a Hugging Face Space (:mod:`space.publish`).
+``python -m space snapshot [--from DIR]`` refreshes the results that ship with the app
+(:mod:`space.data.snapshot`); ``python -m space review [--approve NAME | --reject NAME]``
+moderates the submissions (:mod:`space.data.review`); ``python -m space push REPO_ID
+[--dry-run DIR] [--requirement LINE]`` publishes the app as a Hugging Face Space
+(:mod:`space.publish`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ from collections.abc import Sequence
 from space.data.dataset import DATASET_REPO_ENV
 from space.data.store import RESULTS_REPO_ENV
 
-__all__ = ["main", "parse_args", "push", "snapshot"]
+__all__ = ["SPACE_ENV", "main", "parse_args", "push", "review", "snapshot"]
+
+SPACE_ENV = "SPACE_ID"
+"""Set by Hugging Face on a Space: submissions then need a Hugging Face login."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -40,8 +45,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m space",
         description="Serve the ADC leaderboard and explorer (Gradio) for LI-Adger and the "
-        "benchmark family. Subcommands: 'snapshot' (refresh the shipped results), 'push' "
-        "(publish the app as a Hugging Face Space).",
+        "benchmark family. Subcommands: 'snapshot' (refresh the shipped results), 'review' "
+        "(approve or reject submissions), 'push' (publish the app as a Hugging Face Space).",
     )
     p.add_argument(
         "--host",
@@ -58,15 +63,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--results",
         default=None,
         metavar="DIR",
-        help="scores files to show, and where uploads are kept (default $ADC_RESULTS_DIR, "
-        "else ./results)",
+        help="scores files to show, and where submissions wait for review (default "
+        "$ADC_RESULTS_DIR, else none)",
     )
     p.add_argument(
         "--results-repo",
         default=os.environ.get(RESULTS_REPO_ENV) or None,
         metavar="REPO",
-        help=f"keep uploads in this Hub dataset repository and read them at start-up "
-        f"(default ${RESULTS_REPO_ENV})",
+        help=f"keep submissions in this Hub dataset repository instead (default "
+        f"${RESULTS_REPO_ENV})",
     )
     p.add_argument(
         "--dataset-repo",
@@ -122,14 +127,20 @@ def snapshot(argv: Sequence[str]) -> int:
     return run(argv)
 
 
+def review(argv: Sequence[str]) -> int:
+    """``review``: list, approve or reject the submissions waiting for review."""
+    from space.data.review import main as run
+
+    return run(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Load the data, build the app and serve it until interrupted (or run a subcommand:
-    :func:`snapshot`, :func:`push`)."""
+    :func:`snapshot`, :func:`review`, :func:`push`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["push"]:
-        return push(argv[1:])
-    if argv[:1] == ["snapshot"]:
-        return snapshot(argv[1:])
+    commands = {"push": push, "snapshot": snapshot, "review": review}
+    if argv[:1] and argv[0] in commands:
+        return commands[argv[0]](argv[1:])
     args = parse_args(argv)
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)
@@ -137,8 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from space.ui.app import CSS, build_app, theme
 
     start = time.perf_counter()
+    on_space = bool(os.environ.get(SPACE_ENV))
     data = load_space_data(
-        args.results, dataset_repo=args.dataset_repo, results_repo=args.results_repo
+        args.results,
+        dataset_repo=args.dataset_repo,
+        results_repo=args.results_repo,
+        require_login=on_space,
     )
     logging.info(
         "loaded %d pairs, %d LI-Adger models and %d other benchmarks in %.1f s%s",
@@ -150,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for note in data.notes:
         logging.info("%s", note)
-    demo = build_app(data)
+    demo = build_app(data, login=on_space)
     demo.queue(default_concurrency_limit=4)
     demo.launch(
         server_name=args.host,

@@ -10,9 +10,9 @@ The staged folder holds exactly::
 
 On the Space the installed package brings what the app needs to start: LI-Adger's committed
 build (or the published dataset, ``$ADC_DATASET_REPO``) and the shipped results
-(``space/results/``); uploads are kept in ``$ADC_RESULTS_REPO``. The thesis's reference
-models are downloaded from their pinned upstream files when reachable (see
-:mod:`li_adger.sources`), verified by SHA-256. No scores file is published here.
+(``space/results/``, the thesis's reference models included), so it needs no network;
+submissions wait for review in ``$ADC_RESULTS_REPO`` (the README's ``hf_oauth: true`` gives the
+page its sign-in button). No scores file is published here.
 """
 
 from __future__ import annotations

@@ -1,32 +1,27 @@
 """Each event handler of the app (space/ui/handlers.py), called directly: no server, no browser.
 
 Most use the toy data of space/data/toy.py (3 LI-Adger-like pairs, a BLiMP-shaped benchmark of 4
-pairs) whose expected values are worked out by hand in the comments.
+pairs) whose expected values are worked out by hand in the comments. Submitting:
+tests/test_space_submit.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from metric_adc.scores.file import ScoresFile
 from space.data.benchmark_data import FamilyEntry
-from space.data.entries import KIND_KEPT, KIND_UPLOAD
-from space.data.store import Kept, LocalStore
+from space.data.kinds import KIND_UPLOAD
 from space.data.toy import toy_space_data
 from space.data.upload import Upload
-from space.ui import handlers
+from space.ui import family_handlers, handlers
 from space.ui.leaderboard import HIGHLIGHT
 
 
 @pytest.fixture()
-def toy(tmp_path):
-    data = toy_space_data()
-    object.__setattr__(data, "kept", Kept(LocalStore(tmp_path / "results")))
-    return data
+def toy():
+    return toy_space_data()
 
 
 def _csv(path: Path, rows) -> Path:
@@ -38,12 +33,12 @@ def _upload(toy, tmp_path, name="mine") -> list[Upload]:
     # scores rising with the id order: g1 < b1 < g2 < b2 < g3 < b3, so every bad member
     # outscores its good one and the BLiMP criterion is 0 of 3
     rows = [(i, k) for k, i in enumerate(["g1", "b1", "g2", "b2", "g3", "b3"])]
-    status, uploads, keep_choices = handlers.upload(
+    status, uploads, submit_choices = handlers.upload(
         toy, str(_csv(tmp_path / f"{name}.csv", rows)), name, 0.5, []
     )
     got = uploads[-1].name
     assert status.startswith(f"**Scored `{got}`** on LI-Adger"), status
-    assert keep_choices["choices"] == [got] and keep_choices["value"] == got
+    assert submit_choices["choices"] == [got] and submit_choices["value"] == got
     return uploads
 
 
@@ -111,55 +106,26 @@ def test_upload_refusal_keeps_the_session(toy, tmp_path):
     assert after is uploads
 
 
-def test_keep_moves_an_upload_to_the_shared_leaderboard(toy, tmp_path):
-    uploads = _upload(toy, tmp_path)
-    status, after, choices = handlers.keep(toy, "mine", uploads)
-    assert status.startswith("**Kept `mine`** on the LI-Adger leaderboard"), status
-    assert after == [] and choices["choices"] == []
-    board = handlers.leaderboard(toy, 0.5, after).data.set_index("Model")
-    assert board.loc["mine", "Kind"] == KIND_KEPT  # every session sees it now
-    assert (tmp_path / "results" / "mine.jsonl").is_file()
-
-
-def test_keep_refuses_a_name_already_kept(toy, tmp_path):
-    handlers.keep(toy, "mine", _upload(toy, tmp_path))
-    again = _upload(toy, tmp_path, name="mine")
-    assert again[0].name == "mine #2"  # a new upload never shadows a kept model
-    # another session that uploaded "mine" before it was kept here
-    entry = dataclasses.replace(again[0].entry, name="mine")
-    again = [Upload("li_adger", entry, again[0].sf, "mine.csv")]
-    status, after, _ = handlers.keep(toy, "mine", again)
-    assert status.startswith("⚠️ **Not kept:** 'mine' is already kept"), status
-    assert after is again
-
-
-def test_keep_without_an_upload_or_a_store(toy):
-    assert handlers.keep(toy, "x", [])[0].startswith("⚠️ **Not kept:** upload a scores file")
-    object.__setattr__(toy, "kept", None)
-    u = Upload("li_adger", toy.models[0], ScoresFile({}, ["g1"], np.array([1.0])), "f.csv")
-    assert "switched off" in handlers.keep(toy, "toy-length", [u])[0]
-
-
 def test_family_leaderboard_ranks_models_and_leaves_the_human_out(toy):
-    board = handlers.family_leaderboard(toy, "blimp", []).data
+    board = family_handlers.family_leaderboard(toy, "blimp", []).data
     # toy-good passes 3 of 4 pairs (0.75), toy-bad 1 of 4 (0.25)
     assert board["Model"].tolist() == ["toy-good", "toy-bad"]
     assert board["BLiMP (mean over paradigms)"].tolist() == [0.75, 0.25]
-    human = handlers.family_human(toy, "blimp").data
+    human = family_handlers.family_human(toy, "blimp").data
     assert human["Model"].tolist() == ["human"] and human["syntax"].tolist() == [1.0]
 
 
 def test_family_leaderboard_highlights_a_family_upload(toy):
     view = toy.benchmarks["blimp"]
     mine = Upload("blimp", FamilyEntry("mine", KIND_UPLOAD, view.entries[1].result), None, "m")
-    board = handlers.family_leaderboard(toy, "blimp", [mine])
+    board = family_handlers.family_leaderboard(toy, "blimp", [mine])
     rows = board.data["Model"].tolist()
     assert rows == ["toy-good", "toy-bad", "mine"]
     assert {r for (r, _), p in board._compute().ctx.items() if p} == {2}
 
 
 def test_family_breakdown_per_paradigm(toy):
-    table, fig = handlers.family_breakdown(toy, "blimp", "per paradigm", "blimp", [])
+    table, fig = family_handlers.family_breakdown(toy, "blimp", "per paradigm", "blimp", [])
     df = table.data
     # paradigm a: toy-good passes both pairs, toy-bad one; b: toy-good one, toy-bad none
     assert df.to_dict("list") == {
@@ -171,16 +137,18 @@ def test_family_breakdown_per_paradigm(toy):
     }
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["toy-good", "toy-bad", "human"]
     with pytest.raises(ValueError, match="'breakdown' must be one of"):
-        handlers.family_breakdown(toy, "blimp", "per colour", "blimp", [])
+        family_handlers.family_breakdown(toy, "blimp", "per colour", "blimp", [])
 
 
 def test_statistic_choices_follow_the_breakdown():
-    choices = handlers.statistic_choices("diagnostics", "per set")
+    choices = family_handlers.statistic_choices("diagnostics", "per set")
     assert [v for _, v in choices["choices"]][:2] == ["sensitivity", "sensitivity_thresholded"]
     assert choices["value"] == "sensitivity"
 
 
 def test_predictions_without_top_predictions_say_so(toy):
-    assert handlers.predictions(toy, "blimp", None, [])[0] == "Choose an expected completion."
-    text, table = handlers.predictions(toy, "blimp", "a.0.good", [])
+    assert (
+        family_handlers.predictions(toy, "blimp", None, [])[0] == "Choose an expected completion."
+    )
+    text, table = family_handlers.predictions(toy, "blimp", "a.0.good", [])
     assert "no model here has top predictions" in text and table.data.empty

@@ -4,7 +4,9 @@
   scores are equal to the shipped ``id,score`` file and its other benchmarks' results to the
   shipped summaries (BLiMP on three paradigms, which is enough to catch a stale file).
 - Every shipped LI-Adger ``id,score`` file recomputed into a row equals its shipped summary,
-  and the trigram's row and the human ceiling are the README's numbers.
+  and the trigram's row, SmolLM2's fitted row and the human ceiling are the README's numbers.
+- The thesis's 8 models are its published outputs z-scored as the thesis evaluates them, and
+  their rows are the README's.
 - No shipped file holds a sentence of any benchmark: ids and scores, or aggregates only.
 """
 
@@ -21,6 +23,7 @@ from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
 from metric_adc.report import rows
 from space.data import shipped
+from space.data.names import slug
 
 SHIPPED = shipped.SHIPPED_DIR
 TRIGRAM = "trigram-slor"
@@ -87,10 +90,10 @@ def test_the_shipped_trigram_blimp_paradigms_are_the_trigram_rescored(trigram):
 def test_every_shipped_li_adger_file_recomputes_to_its_summary():
     table = li_adger_pairs()
     files = shipped.read_li_adger(SHIPPED)
-    assert TRIGRAM in {shipped.slug(s.name) for s in files}
+    assert TRIGRAM in {slug(s.name) for s in files}
     for s in files:
         assert len(s.scores) == 4178, s.name
-        row = rows.evaluate_on_pairs(s.scores, table, model=s.name)
+        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, note=s.note)
         _approx_equal(json.loads(json.dumps(row)), s.row, s.name)
 
 
@@ -167,3 +170,61 @@ def test_no_shipped_file_holds_a_benchmark_sentence():
             assert path.suffix == ".json", path
             strings = set(_strings(json.loads(path.read_text())))
         assert not strings & texts, (path, sorted(strings & texts)[:3])
+
+
+# ----------------------------------------------------------------------------- the thesis
+THESIS_ROWS = [
+    "bert-base-uncased-mlm", "bert-large-uncased-mlm", "bert-large-cased-mlm",
+    "bert-base-uncased-cola", "bert-large-uncased-cola", "bert-large-cased-cola",
+    "trigram-slor", "trigram-logprob",
+]  # fmt: skip
+
+
+def _rounded(row: dict) -> dict:
+    return {
+        "pairs": row["n_pairs"],
+        "blimp": round(row["blimp"], 3),
+        **{k: round(row["adc"][k], 3) for k in ("0.5", "1.0", "5.0")},
+        "pearson_pairs": round(row["pearson_pairs"], 3),
+        "pearson_sentences": round(row["pearson_sentences"], 3),
+    }
+
+
+def test_the_shipped_thesis_models_give_the_readmes_rows():
+    table = li_adger_pairs()
+    found = {s.metadata["thesis_model"]: s for s in shipped.read_thesis(SHIPPED)}
+    assert sorted(found) == sorted(THESIS_ROWS)
+    for name in THESIS_ROWS:
+        s = found[name]
+        assert s.standardized, name
+        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, standardize=False, note=s.note)
+        assert _rounded(row) == readme_row(name), name
+        # the same row but for where the z-scores were made (here: shipped as z-scores)
+        row = {k: v for k, v in row.items() if k != "standardized"}
+        shipped_row = {k: v for k, v in s.row.items() if k != "standardized"}
+        _approx_equal(json.loads(json.dumps(row)), shipped_row, s.name)
+
+
+def test_the_shipped_thesis_z_scores_are_its_outputs_z_scored():
+    import numpy as np
+
+    from metric_adc.thesis.outputs import load_thesis_models
+
+    found = {s.metadata["thesis_model"]: s for s in shipped.read_thesis(SHIPPED)}
+    for m in load_thesis_models(download=False):
+        z = found[m.name].scores
+        assert z.keys() == m.scores.keys(), m.name
+        raw = np.array([m.scores[i] for i in z])
+        # by hand: the BERT scores z-scored over the sentences (population SD), the trigram's
+        # z-scores as the thesis gives them
+        want = raw if m.standardized else (raw - raw.mean()) / raw.std()
+        np.testing.assert_allclose([z[i] for i in z], want, rtol=0, atol=1e-12)
+
+
+def test_the_shipped_smollm2_fitted_row_is_the_readmes():
+    fitted = next(
+        s for s in shipped.read_li_adger(SHIPPED) if s.name == "smollm2 (fitted, default)"
+    )
+    assert _rounded(fitted.row) == readme_row("smollm2 (fitted, default)")
+    assert fitted.row["adc"]["0.5"] == pytest.approx(0.407, abs=5e-4)
+    assert fitted.note.startswith("(logP − β·logPu + γ) / n_words, β, γ fitted")

@@ -1,6 +1,6 @@
-"""The app's parts without a server: loading (offline, from a published folder, results and
-kept uploads), the leaderboard and the human ceiling apart, uploads on every benchmark,
-keeping uploads locally and on the Hub, figures, the explorer, the command line, the layout.
+"""The app's parts without a server: loading (offline, from any folder, from a published
+folder, results), the leaderboard and the human ceiling apart, uploads on every benchmark,
+figures, the explorer, the command line, the layout. Submissions: tests/test_space_submit.py.
 
 Expected numbers come from the README (checked against the metric by tests/test_readme.py)
 or are computed here by hand from the benchmark's own items, never by the code under test.
@@ -14,13 +14,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from space_helpers import readme_row
 
-from metric_adc.scores.file import ScoresFile, read_scores, write_scores
-from space.data.entries import KIND_KEPT, KIND_RESULTS, KIND_SHIPPED, KIND_THESIS, KIND_UPLOAD
-from space.data.loaders import load_results, load_space_data
-from space.data.store import HUB_FOLDER, HubStore, Kept, LocalStore
+from metric_adc.scores.file import write_scores
+from space.data.kinds import KIND_RESULTS, KIND_SHIPPED, KIND_THESIS, KIND_UPLOAD
+from space.data.loaders import load_space_data
+from space.data.results_folder import load_results
 from space.data.toy import toy_space_data
 from space.data.upload import MAX_UPLOADS, UploadError, evaluate_upload
 from space.ui.explorer import DISAGREEMENTS, explore_pairs
@@ -47,16 +48,21 @@ def _word_count(sentences) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- start-up
-def test_app_starts_with_no_source_file_and_no_thesis_outputs(tmp_path, monkeypatch):
+def test_app_starts_with_no_source_file_and_reads_none(tmp_path, monkeypatch):
+    from li_adger import sources
     from space.ui.app import build_app
 
+    def no_lookup(*args, **kwargs):
+        raise AssertionError("the app looked for a source file at start-up")
+
+    monkeypatch.setattr(sources, "find_sources", no_lookup)
     monkeypatch.setenv("LI_ADGER_SOURCE", str(tmp_path / "nonexistent"))
-    monkeypatch.delenv("ADC_THESIS_OUTPUTS", raising=False)
     data = load_space_data(tmp_path / "results")
     kinds = {m.name: m.kind for m in data.models}
-    assert KIND_THESIS not in kinds.values()
+    assert list(kinds.values()).count(KIND_THESIS) == 8  # shipped: no output file needed
     assert kinds["trigram (slor)"] == KIND_SHIPPED  # the offline model ships with the app
-    assert any("ADC_THESIS_OUTPUTS" in n for n in data.notes), data.notes
+    assert kinds["smollm2 (fitted, default)"] == KIND_SHIPPED  # the README's best row
+    assert not data.notes, data.notes
     assert data.ceiling is not None and data.ceiling.row["n_pairs"] == 1174
     blimp = data.benchmarks["blimp"]
     assert {"GPT-2", "trigram (slor)"} <= {e.name for e in blimp.entries}
@@ -64,14 +70,92 @@ def test_app_starts_with_no_source_file_and_no_thesis_outputs(tmp_path, monkeypa
     build_app(data)  # lays out without error
 
 
-def test_app_shows_the_thesis_models_when_their_outputs_are_found(tmp_path):
-    data = load_space_data(tmp_path / "results")
-    thesis = [m for m in data.models if m.kind == KIND_THESIS]
-    assert len(thesis) == 8 and not data.notes
-    bbu = next(m for m in thesis if m.name == "BERT base-uncased (MLM, PLL)")
-    want = readme_row("bert-base-uncased-mlm")
-    assert round(bbu.row["adc"]["0.5"], 3) == want["0.5"]
-    assert round(bbu.row["blimp"], 3) == want["blimp"]
+def test_without_the_shipped_thesis_files_the_page_names_the_command(tmp_path):
+    import shutil
+
+    from space.data import shipped
+
+    folder = tmp_path / "shipped"
+    shutil.copytree(shipped.SHIPPED_DIR, folder, ignore=shutil.ignore_patterns("thesis"))
+    data = load_space_data(tmp_path / "results", shipped_dir=folder)
+    assert KIND_THESIS not in {m.kind for m in data.models}
+    (note,) = data.notes
+    assert note == (
+        "The thesis's 8 reference models are not shown: their z-scores are not in "
+        f"{folder / 'thesis'}; `python -m space snapshot` adds them from the thesis's output files."
+    )
+
+
+_ROWS_SCRIPT = """
+import json, socket, sys
+real_connect = socket.socket.connect
+def connect(self, address):
+    if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1", "localhost"):
+        raise OSError(f"network blocked: {address}")
+    return real_connect(self, address)
+socket.socket.connect = connect
+from space.data.loaders import load_space_data
+from space.ui import family_handlers, handlers
+data = load_space_data()
+boards = {"li_adger": handlers.leaderboard(data, 0.5, []).data.to_dict("split")}
+for bench in data.benchmarks:
+    boards[bench] = family_handlers.family_leaderboard(data, bench, []).data.to_dict("split")
+json.dump({"boards": boards, "notes": data.notes}, sys.stdout, default=str)
+"""
+
+
+def test_the_app_shows_the_same_rows_from_any_folder_with_no_network(tmp_path):
+    """Started from two working directories, one of which has the source data (thesis outputs
+    included) beside it as ``../shared/data``, with every connection off this machine refused,
+    the app shows the same leaderboards: every row comes from the package's shipped files."""
+    import json
+    import os
+    import shutil
+
+    from conftest import SHARED_DATA
+
+    beside = tmp_path / "a" / "work"
+    beside.mkdir(parents=True)
+    shutil.copytree(
+        SHARED_DATA / "thesis-outputs", tmp_path / "a" / "shared" / "data" / "thesis-outputs"
+    )
+    bare = tmp_path / "b" / "work"
+    bare.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ADC_", "LI_ADGER_"))}
+    env.update(HF_HUB_OFFLINE="1", LI_ADGER_CACHE=str(tmp_path / "empty-cache"),
+               HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9",
+               PYTHONPATH=str(ROOT))  # fmt: skip
+    out = []
+    for cwd in (beside, bare):
+        done = subprocess.run([sys.executable, "-c", _ROWS_SCRIPT], cwd=cwd, env=env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        out.append(json.loads(done.stdout))
+    assert out[0] == out[1]
+    board = out[0]["boards"]["li_adger"]
+    kinds = [row[board["columns"].index("Kind")] for row in board["data"]]
+    assert kinds.count(KIND_THESIS) == 8 and kinds.count(KIND_SHIPPED) == 6, kinds
+    assert out[0]["notes"] == []
+
+
+def test_the_results_folder_is_only_one_the_user_names(tmp_path, monkeypatch):
+    from space.data.results_folder import results_dir
+
+    monkeypatch.delenv("ADC_RESULTS_DIR", raising=False)
+    assert results_dir() is None  # never ./results of wherever the app starts
+    monkeypatch.setenv("ADC_RESULTS_DIR", str(tmp_path))
+    assert results_dir() == tmp_path and results_dir("x") == Path("x")
+    data = load_space_data(thesis=False)
+    assert data.submissions is not None and str(tmp_path) in data.submissions.store.where
+    monkeypatch.delenv("ADC_RESULTS_DIR")
+    assert load_space_data(thesis=False).submissions is None  # nowhere to keep them
+
+
+def test_a_results_folder_that_is_a_file_is_said_so(tmp_path):
+    path = tmp_path / "results.txt"
+    path.write_text("")
+    data = load_space_data(path, thesis=False)
+    assert any(f"`{path}` is a file, not a folder" in n for n in data.notes), data.notes
 
 
 def test_results_folder_routes_each_file_to_its_benchmark(tmp_path, li_adger_sentences):
@@ -170,8 +254,32 @@ def test_leaderboard_adc_is_non_decreasing_in_delta(toy):
         assert values == sorted(values), (name, values)
 
 
-def test_leaderboard_is_the_same_for_every_call(toy):
-    assert leaderboard_frame(toy, [], 0.5).equals(leaderboard_frame(toy, [], 0.5))
+def test_leaderboard_numbers_worked_out_by_hand(toy):
+    # The toy model scores minus the word count: (g1, b1, g2, b2, g3, b3) = (-4, -4, -4, -5,
+    # -2, -3), mean -22/6, population SD sqrt(8/9); so Δlm = (0, a, a) with a = 1/sqrt(8/9)
+    # = 1.0607, against Δh = (2.0, 1.0, 1.4). Pair 1 never passes (Δlm = 0 has no sign);
+    # pair 2 passes from δ > |1.0 - a| = 0.061, pair 3 from δ > |1.4 - a| = 0.339.
+    a = 1 / np.sqrt(8 / 9)
+    want = {0.05: 0.0, 0.1: 1 / 3, 0.3: 1 / 3, 0.4: 2 / 3, 5.0: 2 / 3}
+    for delta, adc in want.items():
+        row = leaderboard_frame(toy, [], delta).iloc[0]
+        assert row[adc_column(delta)] == round(adc, 3), delta
+    row = leaderboard_frame(toy, [], 0.5).iloc[0]
+    assert (row["Model"], row["Pairs"], row["BLiMP"], row["Human-sign"]) == (
+        "toy-length", 3, 0.667, 0.667,
+    )  # fmt: skip
+    r = np.corrcoef([0.0, a, a], [2.0, 1.0, 1.4])[0, 1]
+    assert row["Pearson pairs"] == round(r, 3) == -0.918
+
+
+def test_leaderboard_rows_do_not_depend_on_the_order_of_the_models(toy):
+    import dataclasses
+
+    up = _second_model(toy)
+    swapped = dataclasses.replace(toy, models=[up, *toy.models])
+    a = leaderboard_frame(toy, [up], 0.7).sort_values("Model").reset_index(drop=True)
+    b = leaderboard_frame(swapped, [], 0.7).sort_values("Model").reset_index(drop=True)
+    pd.testing.assert_frame_equal(a.drop(columns="Kind"), b.drop(columns="Kind"))
 
 
 def _second_model(data):
@@ -288,7 +396,7 @@ def test_an_upload_for_an_unknown_benchmark_or_without_sources_is_refused(
 
 def test_a_cloze_upload_shows_each_models_top_predictions_for_an_item(offline, tmp_path):
     from li_adger.benchmarks import load_items
-    from space.ui import handlers
+    from space.ui import family_handlers
 
     units = load_items("diagnostics").units
     records = [
@@ -300,125 +408,15 @@ def test_a_cloze_upload_shows_each_models_top_predictions_for_an_item(offline, t
     path = write_scores(tmp_path / "lm.jsonl", records, {"model": "lm", "dataset": "diagnostics"})
     u = evaluate_upload(path, offline, [])
     assert u.benchmark == "diagnostics" and u.entry.result["cloze"]["ranked"]
-    text, table = handlers.predictions(offline, "diagnostics", "CPRAG-102.0.chess", [u])
+    text, table = family_handlers.predictions(offline, "diagnostics", "CPRAG-102.0.chess", [u])
     assert "Checkmate" in text and "expected: **chess**" in text
     row = table.data.set_index("Model").loc["lm"]
     # the first unit of the file: rank 1, so its completion is the top prediction
     assert (row["Rank"], row["Top predictions"]) == (1, "chess, the, a")
-    breakdown, _ = handlers.family_breakdown(offline, "diagnostics", "per set", "accuracy@1", [u])
+    breakdown, _ = family_handlers.family_breakdown(
+        offline, "diagnostics", "per set", "accuracy@1", [u]
+    )
     assert "lm" in breakdown.data.columns
-
-
-# ----------------------------------------------------------------------------- keeping
-def _kept_upload(toy, tmp_path):
-    rows = [(i, k) for k, i in enumerate(toy.pairs.judgements)]
-    return evaluate_upload(_csv(tmp_path / "up.csv", rows), toy, [], name="mine")
-
-
-def test_a_kept_upload_is_written_atomically_with_name_date_and_file(toy, tmp_path):
-    import datetime as dt
-
-    u = _kept_upload(toy, tmp_path)
-    kept = Kept(LocalStore(tmp_path / "results"))
-    kept.keep("li_adger", u.entry, u.sf, name="mine", file="up.csv", taken=set(),
-              date=dt.date(2026, 11, 23))  # fmt: skip
-    files = sorted(p.name for p in (tmp_path / "results").iterdir())
-    assert files == ["mine.jsonl"]  # no temporary left behind
-    sf = read_scores(tmp_path / "results" / "mine.jsonl")
-    assert sf.metadata["kept"] == {"name": "mine", "date": "2026-11-23", "file": "up.csv"}
-    assert sf.as_dict() == u.sf.as_dict()
-
-
-def test_a_kept_file_holds_no_sentence(offline, tmp_path, li_adger_sentences):
-    path = tmp_path / "wc.jsonl"
-    records = [{**r, "sentence": s, "n_words": len(s.split())}
-               for r, (_, s) in zip(_word_count(li_adger_sentences), li_adger_sentences,
-                                    strict=True)]  # fmt: skip
-    write_scores(path, records, {"model": "wc"})
-    u = evaluate_upload(path, offline, [])
-    kept = Kept(LocalStore(tmp_path / "results"))
-    kept.keep("li_adger", u.entry, u.sf, name="wc", file="wc.jsonl", taken=set())
-    text = (tmp_path / "results" / "wc.jsonl").read_text()
-    assert "Kerry attempted to study physics." not in text and '"sentence"' not in text
-    assert read_scores(tmp_path / "results" / "wc.jsonl").fields["n_words"][0] == 5
-
-
-def test_a_kept_upload_is_on_the_leaderboard_after_a_restart(tmp_path, li_adger_sentences):
-    folder = tmp_path / "results"
-    data = load_space_data(folder, thesis=False)
-    path = tmp_path / "wc.jsonl"
-    write_scores(path, _word_count(li_adger_sentences), {"model": "wc"})
-    u = evaluate_upload(path, data, [], name="my wc")
-    data.kept.keep("li_adger", u.entry, u.sf, name="my wc", file="wc.jsonl", taken=set())
-    again = load_space_data(folder, thesis=False)
-    board = leaderboard_frame(again, [], 0.5).set_index("Model")
-    assert board.loc["my wc", "Kind"] == KIND_KEPT
-    before = leaderboard_frame(data, [], 0.5).set_index("Model")
-    assert board.loc["my wc", "ADC δ=0.50"] == before.loc["my wc", "ADC δ=0.50"]
-
-
-class FakeHfApi:
-    """The four HfApi methods the results store uses, on an in-memory repository."""
-
-    def __init__(self, files: dict[str, bytes] | None = None, *, fail: bool = False):
-        self.files = dict(files or {})
-        self.calls: list[tuple[str, dict]] = []
-        self.fail = fail
-
-    def list_repo_files(self, repo_id, **kwargs):
-        self.calls.append(("list_repo_files", {"repo_id": repo_id, **kwargs}))
-        if self.fail:
-            raise OSError("503 Service Unavailable")
-        return sorted(self.files)
-
-    def hf_hub_download(self, *, repo_id, filename, repo_type, local_dir):
-        self.calls.append(("hf_hub_download", {"filename": filename, "repo_type": repo_type}))
-        out = Path(local_dir) / filename
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(self.files[filename])
-        return str(out)
-
-    def create_repo(self, repo_id, **kwargs):
-        self.calls.append(("create_repo", {"repo_id": repo_id, **kwargs}))
-
-    def upload_file(self, *, path_or_fileobj, path_in_repo, repo_id, repo_type, commit_message):
-        self.calls.append(("upload_file", {"path_in_repo": path_in_repo, "repo_type": repo_type}))
-        self.files[path_in_repo] = Path(path_or_fileobj).read_bytes()
-
-
-def test_keeping_on_the_hub_uploads_to_the_results_repo_and_is_read_at_start_up(
-    tmp_path, li_adger_sentences
-):
-    api = FakeHfApi()
-    data = load_space_data(tmp_path / "results", results_repo="someone/adc-results",
-                           hub_api=api, thesis=False)  # fmt: skip
-    path = tmp_path / "wc.jsonl"
-    write_scores(path, _word_count(li_adger_sentences), {"model": "wc"})
-    u = evaluate_upload(path, data, [], name="hub wc")
-    data.kept.keep("li_adger", u.entry, u.sf, name="hub wc", file="wc.jsonl", taken=set())
-    assert sorted(api.files) == [f"{HUB_FOLDER}/hub-wc.jsonl"]
-    upload = next(kw for name, kw in api.calls if name == "upload_file")
-    assert upload["repo_type"] == "dataset"
-    assert not (tmp_path / "results").exists()  # nothing kept locally
-    fresh = load_space_data(tmp_path / "results", results_repo="someone/adc-results",
-                            hub_api=FakeHfApi(api.files), thesis=False)  # fmt: skip
-    assert {m.name: m.kind for m in fresh.models}["hub wc"] == KIND_KEPT
-
-
-def test_an_unreachable_results_repo_leaves_a_note_and_the_app_starts(tmp_path):
-    data = load_space_data(tmp_path / "r", results_repo="someone/adc-results",
-                           hub_api=FakeHfApi(fail=True), thesis=False)  # fmt: skip
-    assert any("could not be read" in n and "503" in n for n in data.notes), data.notes
-    with pytest.raises(Exception, match="cannot list the Hub dataset repository"):
-        data.kept.keep("li_adger", data.models[0], ScoresFile({}, ["a"], np.array([1.0])),
-                       name="x", file="x", taken=set())  # fmt: skip
-
-
-def test_hub_store_checks_the_repo_id():
-    from li_adger.hub import HubError
-
-    with pytest.raises(HubError, match="expected 'owner/name'"):
-        HubStore("not-a-repo", api=FakeHfApi())
 
 
 # ----------------------------------------------------------------------------- figures

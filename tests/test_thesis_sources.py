@@ -132,10 +132,17 @@ def test_download_into_the_cache(nowhere, thesis_copy, monkeypatch):
     assert thesis.default_dir() == nowhere / "thesis-outputs"
 
 
-def test_the_space_starts_without_them(nowhere):
+def test_the_space_shows_them_without_the_files(nowhere, tmp_path, monkeypatch):
+    """The app's thesis rows come from the z-scores it ships, never from this lookup; without
+    those, one line names the command that makes them."""
+    from space.data.dataset import load_li_adger
     from space.data.loaders import load_thesis_entries
 
-    start = time.perf_counter()
-    entries, why = load_thesis_entries(None)
-    assert entries == [] and "ADC_THESIS_OUTPUTS" in why
-    assert time.perf_counter() - start < 5
+    def no_lookup(*args, **kwargs):
+        raise AssertionError("the app looked the thesis outputs up")
+
+    monkeypatch.setattr(sources, "find_sources", no_lookup)
+    entries, why = load_thesis_entries(load_li_adger().pairs)
+    assert len(entries) == 8 and why is None
+    entries, why = load_thesis_entries(None, tmp_path)
+    assert entries == [] and "`python -m space snapshot` adds them" in why

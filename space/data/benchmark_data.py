@@ -15,12 +15,14 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from li_adger.benchmarks import Benchmark, Items, load_items
+from li_adger.benchmarks import BENCHMARKS, Benchmark, Items, load_items
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc.family.statistics import KINDS, evaluate_items
 from metric_adc.scores.file import ScoresFile
 
 __all__ = [
+    "FAMILY",
+    "LI_ADGER",
     "TITLES",
     "BenchmarkData",
     "FamilyEntry",
@@ -29,6 +31,12 @@ __all__ = [
     "family_entry_from_scores",
 ]
 
+
+LI_ADGER = "li_adger"
+"""The benchmark of the ADC, with a tab of its own (:mod:`space.ui.tab_li_adger`)."""
+
+FAMILY = tuple(name for name in BENCHMARKS if name != LI_ADGER)
+"""The other benchmarks, each with a view of its own beside LI-Adger's."""
 
 TITLES: dict[str, str] = {
     "li_adger": "LI-Adger",

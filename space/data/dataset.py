@@ -17,10 +17,10 @@ from typing import Any
 import pandas as pd
 
 from metric_adc.pairs import PairTable, li_adger_pairs
-from space.data.entries import FRAME_COLUMNS
 
 __all__ = [
     "DATASET_REPO_ENV",
+    "FRAME_COLUMNS",
     "LiAdger",
     "configured_repo",
     "dataset_loader",
@@ -30,6 +30,20 @@ __all__ = [
 
 DATASET_REPO_ENV = "ADC_DATASET_REPO"
 """Environment variable naming the published dataset's Hub repository (``owner/li-adger``)."""
+
+FRAME_COLUMNS = [
+    "pair_id",
+    "source",
+    "phenomenon",
+    "good_id",
+    "good_sentence",
+    "good_judgement",
+    "bad_id",
+    "bad_sentence",
+    "bad_judgement",
+    "human_delta",
+]
+"""The columns of :attr:`LiAdger.frame` (one row per pair), in order."""
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,17 @@
 """Everything the app shows, loaded once at start-up: :func:`load_space_data`.
 
-LI-Adger models come from four places, in this order on the leaderboard's input:
+Every row comes from the package's shipped files (``space/results/``, written by
+``python -m space snapshot``) or from a folder or repository the user names — never from the
+network on its own, nor from the folder the app is started in — so the app shows the same rows
+wherever it starts. LI-Adger's models come, in this order on the leaderboard's input, from:
 
-- the thesis's 8 reference models (:mod:`metric_adc.thesis.outputs`), when its output files can be
-  found (``$ADC_THESIS_OUTPUTS`` or the lookup of :mod:`li_adger.sources`); else left out,
-  with a note on the page;
-- the offline models shipped with the app (:mod:`space.data.shipped`);
-- scores files in the results folder (``--results``, ``$ADC_RESULTS_DIR`` or ``results/``),
-  including the uploads kept there; a file named like a shipped model replaces it;
-- uploads kept in a Hub results repository (:class:`space.data.store.HubStore`).
+- the thesis's 8 reference models (``space/results/thesis/``: z-scores of its published
+  outputs); without them a note on the page says which command adds them;
+- the offline models shipped with the app (``space/results/li_adger/``);
+- the scores files of the results folder (``--results DIR`` or ``$ADC_RESULTS_DIR``,
+  :mod:`space.data.results_folder`); a file named like a shipped model replaces it;
+- the approved submissions (:class:`space.data.submissions.Submissions`) of the results
+  folder or of a Hub results repository (``--results-repo``, ``$ADC_RESULTS_REPO``).
 
 A scores file whose metadata ``dataset`` names another benchmark of the family goes to that
 benchmark's view (:class:`space.data.benchmark_data.BenchmarkData`). The human ceiling is the one
@@ -17,8 +20,9 @@ seed), computed from the participant-level data only when that file is absent.
 
 Only the documented "data not available" errors are caught — a source file not found
 (:class:`li_adger.sources.SourceNotFoundError`) or not the pinned one
-(:class:`~li_adger.sources.ChecksumError`), a results file that does not validate — each
-logged and named on the page; anything else is a bug and stops the app.
+(:class:`~li_adger.sources.ChecksumError`), a results file that does not validate, a store
+that cannot be read — each logged and named on the page; anything else is a bug and stops the
+app.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -34,104 +37,59 @@ import numpy as np
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc.pairs import PairTable
-from metric_adc.scores.file import ScoresFileError, read_scores
 from space.data import shipped
-from space.data.benchmark_data import (
-    BenchmarkData,
-    FamilyEntry,
-    ItemsUnavailable,
-    benchmark_items,
-    family_entry_from_scores,
-)
+from space.data.benchmark_data import FAMILY, BenchmarkData
 from space.data.dataset import load_li_adger
-from space.data.entries import (
-    KIND_KEPT,
-    KIND_RESULTS,
-    KIND_SHIPPED,
-    KIND_THESIS,
-    Ceiling,
-    ModelEntry,
-    SpaceData,
-    entry_from_scores,
-    model_name,
-    unique_name,
-)
-from space.data.store import HubStore, KeepError, Kept, LocalStore, kept_name
+from space.data.entries import Ceiling, ModelEntry, entry_from_scores
+from space.data.kinds import KIND_SHIPPED, KIND_THESIS
+from space.data.names import unique_name
+from space.data.results_folder import ResultsFolder, load_results, results_dir
+from space.data.space_data import SpaceData
+from space.data.store import HubStore, LocalStore, Store
+from space.data.submissions import Submissions
 
 __all__ = [
-    "FAMILY",
-    "SCORES_SUFFIXES",
-    "THESIS_TIMEOUT",
-    "ResultsFolder",
+    "THESIS_MISSING",
     "compute_ceiling",
-    "default_results_dir",
     "load_benchmarks",
     "load_ceiling",
-    "load_results",
     "load_shipped_entries",
     "load_space_data",
     "load_thesis_entries",
-    "scores_files",
 ]
 
 log = logging.getLogger(__name__)
 
-SCORES_SUFFIXES = (".jsonl", ".csv")
-"""File name endings of scores files picked up from the results folder."""
-
-FAMILY = tuple(name for name in BENCHMARKS if name != shipped.LI_ADGER)
-"""The benchmarks with a view of their own beside LI-Adger's."""
-
-THESIS_TIMEOUT = 15.0
-"""Seconds a download of the thesis outputs may wait for the network at start-up: files not
-found locally are fetched from their pinned upstream URLs (as on a hosted Space); without a
-network the lookup fails at once or after this wait, and the app starts without them."""
+THESIS_MISSING = (
+    "The thesis's 8 reference models are not shown: their z-scores are not in {folder}; "
+    "`python -m space snapshot` adds them from the thesis's output files."
+)
+"""The page's one line when the shipped folder has no thesis models."""
 
 
-def default_results_dir() -> Path:
-    """The results folder: ``$ADC_RESULTS_DIR``, else ``results/`` in the working directory.
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ.pop("ADC_RESULTS_DIR", None) and None
-    >>> default_results_dir().name
-    'results'
-    """
-    return Path(os.environ.get("ADC_RESULTS_DIR") or "results")
-
-
-def load_thesis_entries(pairs: PairTable) -> tuple[list[ModelEntry], str | None]:
-    """The thesis's 8 reference models and ``None``, or ``[]`` and why they are not shown
-    (output files absent, not downloadable within :data:`THESIS_TIMEOUT`, or not the pinned
-    files).
+def load_thesis_entries(
+    pairs: PairTable, folder: str | os.PathLike = shipped.SHIPPED_DIR
+) -> tuple[list[ModelEntry], str | None]:
+    """The thesis's 8 reference models shipped in ``folder`` (z-scores of its published outputs,
+    :func:`space.data.shipped.read_thesis`) and ``None``, or ``[]`` and the note saying which
+    command adds them.
 
     Examples
     --------
     >>> entries, why = load_thesis_entries(load_li_adger().pairs)
     >>> [e.name for e in entries][:1], why
-    (['BERT base-uncased (MLM, PLL)'], None)
+    (['BERT base-uncased (CoLA)'], None)
+    >>> load_thesis_entries(None, "/nonexistent")[1]
+    "The thesis's 8 reference models are not shown: their z-scores are not in /nonexistent/thesis; ..."
     """
-    from metric_adc.thesis import outputs as thesis
-
-    try:
-        models = thesis.load_thesis_models(timeout=THESIS_TIMEOUT)
-    except (SourceNotFoundError, ChecksumError) as exc:
-        log.warning("thesis reference models not shown: %s", exc)
-        return [], (
-            "The thesis's 8 reference models are not shown: their output files were not found "
-            "(set `ADC_THESIS_OUTPUTS` to the folder holding them)."
-        )
+    found = shipped.read_thesis(folder)
+    if not found:
+        return [], THESIS_MISSING.format(folder=Path(folder) / shipped.THESIS)
     entries = [
         entry_from_scores(
-            m.scores,
-            pairs,
-            name=m.label,
-            kind=KIND_THESIS,
-            standardize=not m.standardized,
-            note=m.note,
+            s.scores, pairs, name=s.name, kind=KIND_THESIS, standardize=False, note=s.note
         )
-        for m in models
+        for s in found
     ]
     return entries, None
 
@@ -145,85 +103,9 @@ def load_shipped_entries(pairs: PairTable, folder: str | os.PathLike) -> list[Mo
     ['offline model']
     """
     return [
-        entry_from_scores(s.scores, pairs, name=s.name, kind=KIND_SHIPPED)
+        entry_from_scores(s.scores, pairs, name=s.name, kind=KIND_SHIPPED, note=s.note)
         for s in shipped.read_li_adger(folder)
     ]
-
-
-@dataclasses.dataclass
-class ResultsFolder:
-    """What a folder of scores files holds: LI-Adger models, other benchmarks' models by
-    benchmark, and the files refused with their reason."""
-
-    li_adger: list[ModelEntry] = dataclasses.field(default_factory=list)
-    family: dict[str, list[FamilyEntry]] = dataclasses.field(default_factory=dict)
-    skipped: list[tuple[str, str]] = dataclasses.field(default_factory=list)
-
-
-def scores_files(folder: str | os.PathLike) -> list[Path]:
-    """The scores files in ``folder`` and its subfolders (``results/<model>/<benchmark>.jsonl``
-    as ``python -m baselines score --dataset all`` writes them), sorted; hidden files and
-    folders and partial files skipped; a missing folder holds none.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> root = Path(tempfile.mkdtemp())
-    >>> for name in ("a.jsonl", "m/blimp.jsonl", "m/blimp.jsonl.0123.partial", ".hid.jsonl"):
-    ...     (root / name).parent.mkdir(exist_ok=True)
-    ...     _ = (root / name).write_text("")
-    >>> [p.relative_to(root).as_posix() for p in scores_files(root)]
-    ['a.jsonl', 'm/blimp.jsonl']
-    >>> scores_files(root / "missing")
-    []
-    """
-    root = Path(folder)
-    if not root.is_dir():
-        return []
-    return sorted(
-        p
-        for p in root.rglob("*")
-        if p.suffix in SCORES_SUFFIXES
-        and p.is_file()
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    )
-
-
-def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
-    """Every valid scores file in ``folder`` (:func:`scores_files`: with its subfolders), by the
-    benchmark its ``dataset`` metadata names (LI-Adger when it names none, e.g. a CSV).
-
-    A missing folder holds nothing. A file that fails validation or evaluation, or names a
-    benchmark whose source files are not available, is skipped with its reason, so one bad
-    file never stops the app. A kept upload (:func:`space.data.store.kept_name`) is named as kept.
-
-    Examples
-    --------
-    >>> r = load_results("/nonexistent", None)
-    >>> r.li_adger, r.family, r.skipped
-    ([], {}, [])
-    """
-    out = ResultsFolder()
-    for path in scores_files(folder):
-        try:
-            sf = read_scores(path)
-            bench = str(sf.metadata.get("dataset") or shipped.LI_ADGER)
-            name = kept_name(sf.metadata) or model_name(sf, path.stem)
-            kind = KIND_KEPT if kept_name(sf.metadata) else KIND_RESULTS
-            if bench == shipped.LI_ADGER:
-                out.li_adger.append(entry_from_scores(sf.as_dict(), pairs, name=name, kind=kind))
-            elif bench in FAMILY:
-                items = benchmark_items(bench)
-                entry = family_entry_from_scores(BENCHMARKS[bench], items, sf, name=name, kind=kind)
-                out.family.setdefault(bench, []).append(entry)
-            else:
-                raise ValueError(
-                    f"its 'dataset' metadata is {bench!r}; expected one of {list(BENCHMARKS)}"
-                )
-        except (ScoresFileError, ValueError, ItemsUnavailable) as exc:
-            log.warning("results file skipped: %s: %s", path, exc)
-            out.skipped.append((path.name, str(exc).replace(f"{path}: ", "")))
-    return out
 
 
 def load_ceiling(
@@ -299,10 +181,10 @@ def _merge(*groups: list) -> list:
 
 
 def load_benchmarks(
-    shipped_dir: str | os.PathLike, results: ResultsFolder, *extra: ResultsFolder
+    shipped_dir: str | os.PathLike, results: ResultsFolder
 ) -> dict[str, BenchmarkData]:
-    """The view data of every benchmark of :data:`FAMILY`: shipped models and reference rows
-    (the human row apart), then the models of ``results`` and ``extra`` folders.
+    """The view data of every benchmark of :data:`~space.data.benchmark_data.FAMILY`: shipped
+    models and reference rows (the human row apart), then the models of ``results``.
 
     Examples
     --------
@@ -315,8 +197,9 @@ def load_benchmarks(
         refs = shipped.read_references(shipped_dir, name)
         human = next((r for r in refs if r.name == "human"), None)
         models = [r for r in refs if r is not human]
-        found = [e for folder in (results, *extra) for e in folder.family.get(name, [])]
-        entries = _merge(shipped.read_family(shipped_dir, name), models, found)
+        entries = _merge(
+            shipped.read_family(shipped_dir, name), models, results.family.get(name, [])
+        )
         notes = []
         if not entries:
             notes.append(
@@ -327,31 +210,30 @@ def load_benchmarks(
     return out
 
 
-def _hub_results(repo: str, pairs: PairTable, store: HubStore) -> tuple[ResultsFolder, str | None]:
-    try:
-        folder = store.fetch(Path(tempfile.mkdtemp(prefix="adc-kept-")))
-    except KeepError as exc:
-        log.warning("kept uploads not shown: %s", exc)
-        return ResultsFolder(), f"The uploads kept in `{repo}` could not be read: {exc}"
-    return load_results(folder, pairs), None
+def _store(folder: Path | None, repo: str | None, hub_api) -> Store | None:
+    if repo:
+        return HubStore(repo, api=hub_api)
+    return None if folder is None else LocalStore(folder)
 
 
 def load_space_data(
-    results_dir: str | os.PathLike | None = None,
+    results: str | os.PathLike | None = None,
     *,
     dataset_repo: str | None = None,
     results_repo: str | None = None,
     hub_api=None,
     shipped_dir: str | os.PathLike = shipped.SHIPPED_DIR,
     thesis: bool = True,
+    require_login: bool = False,
 ) -> SpaceData:
     """Load and precompute everything the app shows (a few seconds).
 
-    ``results_dir`` (default :func:`default_results_dir`) is scanned for scores files and is
-    where uploads are kept, unless ``results_repo`` names a Hub dataset repository to keep
-    them in (``hub_api``: its ``HfApi``, for tests). ``dataset_repo`` is the published
-    dataset to read LI-Adger from (default: the package's build). ``thesis=False`` leaves the
-    thesis's reference models out.
+    ``results`` (default ``$ADC_RESULTS_DIR``, else none: :func:`space.data.results_folder.results_dir`)
+    is scanned for scores files and holds the submissions, unless ``results_repo`` names a
+    Hub dataset repository to hold them (``hub_api``: its ``HfApi``, for tests); with
+    neither, submitting is off. ``dataset_repo`` is the published dataset to read LI-Adger
+    from (default: the package's build). ``thesis=False`` leaves the thesis's reference models
+    out; ``require_login`` refuses submissions without a Hugging Face login (on a Space).
 
     Examples
     --------
@@ -360,37 +242,37 @@ def load_space_data(
     (2365, ['offline model'], 100)
     """
     li = load_li_adger(dataset_repo)
-    results_dir = Path(default_results_dir() if results_dir is None else results_dir)
+    folder = results_dir(results)
     notes: list[str] = []
     thesis_entries: list[ModelEntry] = []
     if thesis:
-        thesis_entries, why = load_thesis_entries(li.pairs)
+        thesis_entries, why = load_thesis_entries(li.pairs, shipped_dir)
         notes += [why] if why else []
-    local = load_results(results_dir, li.pairs)
-    hub = ResultsFolder()
-    if results_repo:
-        store = HubStore(results_repo, api=hub_api)
-        hub, why = _hub_results(results_repo, li.pairs, store)
-        notes += [why] if why else []
-    else:
-        store = LocalStore(results_dir)
+    if folder is not None and folder.exists() and not folder.is_dir():
+        notes.append(
+            f"The results folder `{folder}` is a file, not a folder: nothing read from it."
+        )
+    local = ResultsFolder() if folder is None else load_results(folder, li.pairs)
+    store = _store(folder, results_repo, hub_api)
+    submissions = None
+    if store is not None:
+        submissions = Submissions(store, li.pairs, require_login=require_login)
+        submissions.refresh(force=True)
+        if submissions.error:
+            notes.append(f"The approved submissions could not be read: {submissions.error}")
     ceiling, why = load_ceiling(shipped_dir)
     notes += [why] if why else []
-    models = _merge(
-        thesis_entries,
-        load_shipped_entries(li.pairs, shipped_dir),
-        local.li_adger,
-        hub.li_adger,
-    )
+    models = _merge(thesis_entries, load_shipped_entries(li.pairs, shipped_dir), local.li_adger)
+    skipped = [*local.skipped, *([] if submissions is None else submissions.skipped)]
     return SpaceData(
         li.pairs,
         li.frame,
         models,
         li.acceptable,
         ceiling,
-        [*local.skipped, *hub.skipped],
+        skipped,
         labels=li.labels,
-        benchmarks=load_benchmarks(shipped_dir, local, hub),
-        kept=Kept(store),
+        benchmarks=load_benchmarks(shipped_dir, local),
+        submissions=submissions,
         notes=notes,
     )

@@ -6,6 +6,9 @@ The folder holds results only, never a benchmark's sentences::
     ceiling.json                 the human split-half ceiling: its row and mean ADC(δ) curve
     li_adger/<model>.csv         id,score for each of LI-Adger's 4,178 sentences
     li_adger/<model>.json        that model's metadata and result row (metric_adc.report.rows)
+    thesis/<model>.csv           id,z-score: the thesis's published outputs of one of its 8
+                                 reference models, z-scored as the thesis evaluates them
+    thesis/<model>.json          its metadata and result row
     <benchmark>/<model>.json     metadata and metric_adc.family.statistics result (cloze: + the rank and
                                  top predictions of each expected completion)
     <benchmark>/references.json  the benchmark's reference rows (metric_adc.family.statistics)
@@ -19,7 +22,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,24 +30,27 @@ import numpy as np
 
 from li_adger.io.atomic import atomic_write_text
 from metric_adc.scores.file import read_scores
-from space.data.benchmark_data import FamilyEntry
-from space.data.entries import KIND_REFERENCE, KIND_SHIPPED, Ceiling
+from space.data.benchmark_data import LI_ADGER, FamilyEntry
+from space.data.entries import Ceiling
+from space.data.kinds import KIND_REFERENCE, KIND_SHIPPED
+from space.data.names import slug
 
 __all__ = [
     "CEILING_FILE",
-    "LI_ADGER",
     "REFERENCES_FILE",
     "SHIPPED_DIR",
+    "THESIS",
     "ShippedScores",
     "read_ceiling",
     "read_family",
     "read_li_adger",
     "read_references",
-    "slug",
+    "read_thesis",
     "write_ceiling",
     "write_family",
     "write_li_adger",
     "write_references",
+    "write_thesis",
 ]
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "results"
@@ -53,20 +58,9 @@ SHIPPED_DIR = Path(__file__).resolve().parents[1] / "results"
 
 CEILING_FILE = "ceiling.json"
 REFERENCES_FILE = "references.json"
-LI_ADGER = "li_adger"
+THESIS = "thesis"
+"""Folder of the thesis's reference models (z-scores of its published outputs)."""
 _DROPPED_METADATA = ("format", "version")
-
-
-def slug(name: str) -> str:
-    """A file name for a model name: lowercase letters, digits, ``-`` and ``.``.
-
-    Examples
-    --------
-    >>> slug("trigram (slor)"), slug("  My model #2 "), slug("(((")
-    ('trigram-slor', 'my-model-2', 'model')
-    """
-    text = re.sub(r"[^a-z0-9.]+", "-", name.lower()).strip("-.")
-    return text or "model"
 
 
 def _dump(obj: object) -> str:
@@ -84,12 +78,50 @@ def _metadata(metadata: Mapping) -> dict:
 # ----------------------------------------------------------------------------- LI-Adger
 @dataclass(frozen=True)
 class ShippedScores:
-    """One shipped LI-Adger model: its name, scores (id → score), metadata and result row."""
+    """One shipped LI-Adger model: its name, scores (id → score), metadata and result row.
+
+    ``standardized`` (the metadata's) says the scores are z-scores already, as the thesis's
+    are; ``note`` is the row's caption, when it has one.
+    """
 
     name: str
     scores: dict[str, float]
     metadata: dict
     row: dict
+
+    @property
+    def standardized(self) -> bool:
+        """Whether the scores are z-scores already (evaluate them without z-scoring again)."""
+        return bool(self.metadata.get("standardized"))
+
+    @property
+    def note(self) -> str | None:
+        """The caption of the model's row (e.g. how a linking function was fitted)."""
+        return self.row.get("note")
+
+
+def _write_scored(
+    folder: Path, name: str, scores: Mapping[str, float], metadata: Mapping, row: Mapping
+) -> list[Path]:
+    base = folder / slug(name)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["id", "score"])
+    writer.writerows((i, repr(float(s))) for i, s in scores.items())
+    summary = {"model": name, "metadata": _metadata(metadata), "row": dict(row)}
+    return [
+        atomic_write_text(base.with_suffix(".csv"), text.getvalue()),
+        atomic_write_text(base.with_suffix(".json"), _dump(summary)),
+    ]
+
+
+def _read_scored(folder: Path) -> list[ShippedScores]:
+    out = []
+    for path in sorted(folder.glob("*.json")):
+        summary = _load(path)
+        scores = read_scores(path.with_suffix(".csv")).as_dict()
+        out.append(ShippedScores(summary["model"], scores, summary["metadata"], summary["row"]))
+    return out
 
 
 def write_li_adger(
@@ -105,16 +137,7 @@ def write_li_adger(
     >>> [p.name for p in out], out[0].read_text().splitlines()
     (['m-v.csv', 'm-v.json'], ['id,score', '"a,1",-1.5', 'b,2.0'])
     """
-    base = Path(folder) / LI_ADGER / slug(name)
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["id", "score"])
-    writer.writerows((i, repr(float(s))) for i, s in scores.items())
-    summary = {"model": name, "metadata": _metadata(metadata), "row": dict(row)}
-    return [
-        atomic_write_text(base.with_suffix(".csv"), text.getvalue()),
-        atomic_write_text(base.with_suffix(".json"), _dump(summary)),
-    ]
+    return _write_scored(Path(folder) / LI_ADGER, name, scores, metadata, row)
 
 
 def read_li_adger(folder: str | Path = SHIPPED_DIR) -> list[ShippedScores]:
@@ -128,12 +151,29 @@ def read_li_adger(folder: str | Path = SHIPPED_DIR) -> list[ShippedScores]:
     >>> [(s.name, s.scores, s.metadata, s.row) for s in read_li_adger(d)]
     [('m', {'a': -1.5, 'b': 2.0}, {'kind': 'ngram'}, {'blimp': 1.0})]
     """
-    out = []
-    for path in sorted((Path(folder) / LI_ADGER).glob("*.json")):
-        summary = _load(path)
-        scores = read_scores(path.with_suffix(".csv")).as_dict()
-        out.append(ShippedScores(summary["model"], scores, summary["metadata"], summary["row"]))
-    return out
+    return _read_scored(Path(folder) / LI_ADGER)
+
+
+def write_thesis(
+    folder: str | Path, name: str, z: Mapping[str, float], metadata: Mapping, row: Mapping
+) -> list[Path]:
+    """Write one thesis model into ``thesis/`` of ``folder``: its z-scores (``id,score``), and
+    its metadata (marked ``standardized``) and result row; return both paths.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = write_thesis(d, "BERT (MLM)", {"a": 1.0, "b": -1.0}, {"thesis_model": "b"}, {})
+    >>> [(s.name, s.standardized, s.metadata["thesis_model"]) for s in read_thesis(d)]
+    [('BERT (MLM)', True, 'b')]
+    """
+    return _write_scored(Path(folder) / THESIS, name, z, {**metadata, "standardized": True}, row)
+
+
+def read_thesis(folder: str | Path = SHIPPED_DIR) -> list[ShippedScores]:
+    """The shipped thesis models of ``folder`` (:func:`write_thesis`), in file-name order."""
+    return _read_scored(Path(folder) / THESIS)
 
 
 # ----------------------------------------------------------------------------- the family
@@ -160,7 +200,7 @@ def write_family(folder: str | Path, benchmark: str, entry: FamilyEntry, metadat
 
 
 def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
-    """The shipped models of one benchmark (kind :data:`~space.data.entries.KIND_SHIPPED`).
+    """The shipped models of one benchmark (kind :data:`~space.data.kinds.KIND_SHIPPED`).
 
     Examples
     --------
@@ -186,7 +226,7 @@ def write_references(folder: str | Path, benchmark: str, references: Mapping[str
 
 
 def read_references(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
-    """The shipped reference rows of one benchmark (kind :data:`~space.data.entries.KIND_REFERENCE`,
+    """The shipped reference rows of one benchmark (kind :data:`~space.data.kinds.KIND_REFERENCE`,
     each with the result's ``note``), or ``[]``.
 
     Examples

@@ -12,13 +12,10 @@ from li_adger.benchmarks import BENCHMARKS, Items
 from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import PairTable
 from space.data.benchmark_data import BenchmarkData, FamilyEntry
-from space.data.entries import (
-    FRAME_COLUMNS,
-    KIND_REFERENCE,
-    KIND_RESULTS,
-    SpaceData,
-    entry_from_scores,
-)
+from space.data.dataset import FRAME_COLUMNS
+from space.data.entries import entry_from_scores
+from space.data.kinds import KIND_REFERENCE, KIND_RESULTS
+from space.data.space_data import SpaceData
 
 __all__ = ["toy_benchmark_data", "toy_items", "toy_space_data"]
 
@@ -31,7 +28,7 @@ _TOY = [
 
 
 def toy_space_data() -> SpaceData:
-    """A tiny :class:`~space.data.entries.SpaceData` (3 pairs, one model scoring minus the word
+    """A tiny :class:`~space.data.space_data.SpaceData` (3 pairs, one model scoring minus the word
     count) with the BLiMP-shaped :func:`toy_benchmark_data` as its one other benchmark.
 
     Examples

@@ -4,8 +4,8 @@ An upload is read by the metric's own reader (:func:`metric_adc.scores.file.read
 JSON Lines or a two-column CSV ``id,score``). The benchmark it belongs to is its metadata's
 ``dataset`` (``li_adger``, ``blimp``, ``npi``, ``diagnostics``, ``cola``; a CSV, which has no
 metadata, is LI-Adger's). It is checked against that benchmark's units and evaluated into an
-:class:`Upload` that lives in the uploader's session only, until it is kept
-(:mod:`space.data.store`).
+:class:`Upload` that lives in the uploader's session only: until it is submitted for review
+(:mod:`space.data.submissions`), then by everybody once a maintainer approves it.
 """
 
 from __future__ import annotations
@@ -20,23 +20,19 @@ from metric_adc import core
 from metric_adc.pairs import check_coverage
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from space.data.benchmark_data import (
+    LI_ADGER,
     TITLES,
     FamilyEntry,
     ItemsUnavailable,
     family_entry_from_scores,
 )
-from space.data.entries import (
-    KIND_UPLOAD,
-    ModelEntry,
-    SpaceData,
-    entry_from_scores,
-    model_name,
-    unique_name,
-)
-from space.data.store import scores_only
+from space.data.entries import ModelEntry, entry_from_scores
+from space.data.kinds import KIND_UPLOAD
+from space.data.moderation import scores_only
+from space.data.names import model_name, unique_name
+from space.data.space_data import SpaceData
 
 __all__ = [
-    "LI_ADGER",
     "MAX_UPLOADS",
     "MAX_UPLOAD_BYTES",
     "Upload",
@@ -46,14 +42,12 @@ __all__ = [
     "upload_summary",
 ]
 
-LI_ADGER = "li_adger"
-
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 """Largest accepted upload (32 MiB: a BLiMP scores file with its sentences is about 18 MiB,
 LI-Adger's about 0.5 MiB)."""
 
 MAX_UPLOADS = 10
-"""Uploads kept per session; older ones must be removed first (reload the page)."""
+"""Uploads a session may hold; reload the page to start afresh."""
 
 
 class UploadError(ValueError):
@@ -65,13 +59,14 @@ class Upload:
     """One evaluated upload of a session: the benchmark, the model's entry (a
     :class:`~space.data.entries.ModelEntry` on LI-Adger, else a
     :class:`~space.data.benchmark_data.FamilyEntry`), the scores file without the units' texts
-    (:func:`space.data.store.scores_only`: a session holds no more than it needs) and its file
-    name."""
+    (:func:`space.data.submissions.scores_only`: a session holds no more than it needs), its
+    file name, and whether the session submitted it for review."""
 
     benchmark: str
     entry: ModelEntry | FamilyEntry
     sf: ScoresFile
     file: str
+    submitted: bool = False
 
     @property
     def name(self) -> str:
@@ -80,7 +75,8 @@ class Upload:
 
 
 def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
-    """Every model name shown anywhere: shared, kept and this session's uploads.
+    """Every model name shown anywhere: shared (approved submissions included) and this
+    session's uploads.
 
     Examples
     --------
@@ -89,10 +85,9 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
     ['human', 'toy-bad', 'toy-good', 'toy-length']
     """
     names = {m.name for m in data.shared_models()}
-    for b in data.benchmarks.values():
-        names |= {e.name for e in b.entries} | ({b.human.name} if b.human else set())
-    if data.kept is not None:
-        names |= data.kept.names()
+    for bench, b in data.benchmarks.items():
+        names |= {e.name for e in [*b.entries, *data.approved(bench)]}
+        names |= {b.human.name} if b.human else set()
     return names | {u.name for u in uploads}
 
 
@@ -201,12 +196,12 @@ def upload_summary(upload: Upload, data: SpaceData, delta: float) -> str:
     >>> print(upload_summary(u, d, 0.5))
     **Scored `toy-length`** on LI-Adger: 6 sentences, 3 pairs. BLiMP 0.667 · ADC at δ = 0.5: 0.667
     (δ = 0.5 / 1 / 5: 0.667 / 0.667 / 0.667) · Pearson (pairs) -0.918. It now appears, highlighted,
-    in the LI-Adger tab of this session only; keep it on the leaderboard below.
+    in the LI-Adger tab of this session only; submit it for the leaderboard below.
     """
     e = upload.entry
     tail = (
         f"It now appears, highlighted,\nin the {TITLES[upload.benchmark]} tab of this session "
-        "only; keep it on the leaderboard below."
+        "only; submit it for the leaderboard below."
     )
     if isinstance(e, FamilyEntry):
         h = e.result["headline"]

@@ -5,9 +5,10 @@ live δ, the human ceiling apart, ADC(δ) curves, model plots, phenomena, pair e
 BLiMP, NPI, Ettinger's diagnostics and CoLA (leaderboard, human row apart, breakdowns) — and
 *Evaluate your scores* (:mod:`space.ui.tab_li_adger`, :mod:`space.ui.tab_family`,
 :mod:`space.ui.tab_upload`). The handlers are the module-level functions of
-:mod:`space.ui.handlers`, bound to the shared :class:`~space.data.entries.SpaceData`. Uploads
-live in each browser session's own ``gr.State``, so what one user uploads is seen by that
-user only, until it is kept on the leaderboard (:mod:`space.data.store`) for everybody.
+:mod:`space.ui.handlers`, bound to the shared :class:`~space.data.space_data.SpaceData`.
+Uploads live in each browser session's own ``gr.State``, so what one user uploads is seen by
+that user only; a submitted upload joins everybody's leaderboard once a maintainer approves it
+(:mod:`space.data.submissions`).
 
 Every event handler has an ``api_name``, so the app is also an API
 (``gradio_client.Client("http://127.0.0.1:7860/").predict(0.5, api_name="/leaderboard")``).
@@ -18,9 +19,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from space.data.benchmark_data import TITLES
-from space.data.entries import SpaceData
-from space.data.loaders import FAMILY
+from space.data.benchmark_data import FAMILY, TITLES
+from space.data.space_data import SpaceData
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
@@ -30,17 +30,23 @@ __all__ = ["CSS", "UPLOAD_TTL_S", "build_app", "theme"]
 UPLOAD_TTL_S = 3600
 """Seconds a session's uploads are kept after their last change."""
 CSS = """
-#upload-status, #keep-status {min-height: 2em}
+#upload-status, #submit-status, #delta-note {min-height: 2em}
 #pairs [role=gridcell], #pairs th {font-size: 0.85em}
-/* Whole words in the pair explorer: text wraps at spaces only (Gradio's cells default to
-   word-break: break-word); only the id columns (pair, phenomenon) may break anywhere. */
-#pairs span.text {word-break: normal !important; overflow-wrap: normal !important;
-                  hyphens: none !important}
-#pairs [data-col="0"] span.text, #pairs [data-col="2"] span.text {
-    overflow-wrap: anywhere !important}
-/* tall heatmaps scroll inside the page instead of shrinking their labels */
-.scroll-plot {max-height: 820px; overflow-y: auto}
+/* Every table wraps its text between words only, never inside one (Gradio's cells default to
+   word-break: break-word): a column is never narrower than its longest word. The sizing copy
+   of the rows (a table) gets the same rules, so that the columns are measured as shown. */
+table span.text, [role=gridcell] span.text {
+    word-break: normal !important; overflow-wrap: normal !important; hyphens: none !important}
+/* the pair explorer's phenomenon ids stay whole (they hold hyphens) */
+#pairs [data-col="12"] span.text, #pairs .sizing-body td:nth-child(13) span.text {
+    white-space: nowrap !important}
+/* tall figures scroll inside their box (Gradio sets overflow: hidden inline) at their full
+   size, so that every label stays readable; their colour bar is at the top */
+.scroll-plot {max-height: 820px; overflow: auto !important}
 .scroll-plot img {max-width: none !important; width: auto !important; height: auto !important}
+/* centred while it fits; wider than its box (a phone), it starts at the left edge, where the
+   scrolling starts, instead of losing its labels off the left */
+.scroll-plot .layout {justify-content: safe center !important; align-items: safe center !important}
 """
 
 _INTRO = """
@@ -68,8 +74,9 @@ def theme() -> gr.themes.Base:
     )
 
 
-def build_app(data: SpaceData) -> gr.Blocks:
-    """Lay out the page for ``data`` and wire every control to its handler.
+def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
+    """Lay out the page for ``data`` and wire every control to its handler; ``login`` adds a
+    Hugging Face sign-in button to the upload tab (on a Space, where submissions need it).
 
     Examples
     --------
@@ -90,5 +97,5 @@ def build_app(data: SpaceData) -> gr.Blocks:
                     with gr.Tab(TITLES[bench], id=bench):
                         family_tab(data, bench, uploads, demo)
             with gr.Tab("Evaluate your scores", id="upload"):
-                upload_tab(data, uploads, delta)
+                upload_tab(data, uploads, delta, login=login)
     return demo

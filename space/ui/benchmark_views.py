@@ -22,6 +22,7 @@ __all__ = [
     "BREAKDOWNS",
     "LEADERBOARD",
     "STATISTIC_NAMES",
+    "STATISTIC_RANGES",
     "Breakdown",
     "breakdown_figure",
     "breakdown_frame",
@@ -86,6 +87,9 @@ STATISTIC_NAMES: dict[str, str] = {
 }
 """Readable names of the statistics a breakdown shows."""
 
+STATISTIC_RANGES: dict[str, tuple[float, float]] = {"mcc": (-1.0, 1.0)}
+"""The range of a statistic that is not a share in [0, 1]: its heatmap's colour scale."""
+
 
 def _breakdown(bench: str, label: str) -> Breakdown:
     for b in BREAKDOWNS[bench]:
@@ -137,16 +141,16 @@ def _levels(result: dict, b: Breakdown, statistic: str) -> dict[str, tuple[float
 
 def family_leaderboard(view: BenchmarkData, uploads: Sequence[FamilyEntry]) -> pd.DataFrame:
     """The benchmark's leaderboard: models (shared, then ``uploads``), best headline first;
-    columns Model, Kind, the headline, and the main breakdown's levels. The human row is not
+    columns Model, the headline, the main breakdown's levels, and Kind. The human row is not
     ranked here (:func:`human_frame`).
 
     Examples
     --------
     >>> from space.data.toy import toy_benchmark_data
     >>> print(family_leaderboard(toy_benchmark_data(), []).to_string(index=False))
-       Model         Kind  BLiMP (mean over paradigms)  syntax
-    toy-good results file                         0.75    0.75
-     toy-bad results file                         0.25    0.25
+       Model  BLiMP (mean over paradigms)  syntax         Kind
+    toy-good                         0.75    0.75 results file
+     toy-bad                         0.25    0.25 results file
     """
     headline, label = LEADERBOARD[view.name]
     df = _frame(view, [*view.entries, *uploads], headline, label)
@@ -172,12 +176,14 @@ def _frame(view: BenchmarkData, entries: Sequence[FamilyEntry], headline: str, l
     b = _breakdown(view.name, label)
     rows = []
     for e in entries:
-        row = {"Model": e.name, "Kind": e.kind, headline: finite_or_none(e.headline)}
+        row = {"Model": e.name, headline: finite_or_none(e.headline)}
         for level, (value, _) in _levels(e.result, b, b.statistics[0]).items():
             row[level_label(view.name, b.column, level)] = finite_or_none(value)
-        rows.append(row)
+        rows.append({**row, "Kind": e.kind})
     df = pd.DataFrame(rows)
-    return df if len(df) else pd.DataFrame(columns=["Model", "Kind", headline])
+    if not len(df):
+        return pd.DataFrame(columns=["Model", headline, "Kind"])
+    return df[[c for c in df.columns if c != "Kind"] + ["Kind"]]  # Kind last for every row
 
 
 def breakdown_frame(
@@ -221,22 +227,34 @@ def breakdown_frame(
     return df
 
 
-def breakdown_figure(frame: pd.DataFrame, title: str) -> Figure | None:
-    """A heatmap of :func:`breakdown_frame` (levels × models), or ``None`` without a model.
+def breakdown_figure(frame: pd.DataFrame, title: str, statistic: str) -> Figure | None:
+    """A heatmap of :func:`breakdown_frame` (levels × models) of ``statistic``, its colour bar
+    naming the statistic and spanning its range (MCC from −1, the shares from 0, to 1), or
+    ``None`` without a model.
 
     Examples
     --------
     >>> from space.data.toy import toy_benchmark_data
-    >>> f = breakdown_figure(breakdown_frame(toy_benchmark_data(), [], "per paradigm"), "t")
-    >>> [t.get_text() for t in f.axes[0].get_yticklabels()]
-    ['a', 'b']
+    >>> frame = breakdown_frame(toy_benchmark_data(), [], "per paradigm")
+    >>> f = breakdown_figure(frame, "t", "blimp")
+    >>> [t.get_text() for t in f.axes[0].get_yticklabels()], f.axes[1].get_xlabel()
+    (['a', 'b'], 'share of pairs passed')
+    >>> breakdown_figure(frame, "t", "mcc").axes[0].images[0].get_clim()
+    (-1.0, 1.0)
     """
     models = list(frame.columns[2:])
     if not models or frame.empty:
         return None
     matrix = frame[models].to_numpy(dtype=float)
+    low, high = STATISTIC_RANGES.get(statistic, (0.0, 1.0))
     return figures.level_heatmap(
-        matrix, list(frame.iloc[:, 0].astype(str)), models, title=title, value_label="share"
+        matrix,
+        list(frame.iloc[:, 0].astype(str)),
+        models,
+        title=title,
+        value_label=STATISTIC_NAMES.get(statistic, statistic),
+        vmin=low,
+        vmax=high,
     )
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import core
-from space.data.entries import ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.space_data import SpaceData
 
 __all__ = ["ALL", "DISAGREEMENTS", "MAX_ROWS", "OUTCOMES", "explore_pairs"]
 
@@ -35,9 +36,10 @@ def explore_pairs(
     disagreement: str = ALL,
     max_rows: int = MAX_ROWS,
 ) -> tuple[str, pd.DataFrame]:
-    """A one-line summary and the matching pairs (at most ``max_rows``), with the sentences,
-    human judgements and Δh, model A's z-scores, Δlm and ADC(δ) outcome, and model B's Δlm
-    and outcome (empty without model B; the columns are always the same).
+    """A one-line summary and the matching pairs (at most ``max_rows``): first what a phone
+    shows (the pair, model A's ADC(δ) outcome, Δh, A's Δlm, model B's outcome and Δlm — empty
+    without model B; the columns are always the same), then the sentences, the human and
+    model A's z-scores, the phenomenon and the source.
 
     Pairs without a human judgement never pass, as in the metric, and are shown as such.
 
@@ -75,28 +77,29 @@ def explore_pairs(
         elif disagreement == DISAGREEMENTS[3]:
             keep &= pass_a != pass_b
     sel = f[keep]
+    b_delta = np.full(int(keep.sum()), np.nan)
+    b_outcome = np.full(int(keep.sum()), "", dtype=object)
+    if model_b is not None and pass_b is not None:
+        b_delta = np.round(model_b.model_delta[keep], 3)
+        b_outcome = np.where(pass_b[keep], "pass", "fail")
     out = pd.DataFrame(
         {
             "pair": sel["pair_id"],
-            "source": sel["source"],
-            "phenomenon": sel["phenomenon"],
+            "A": np.where(pass_a[keep], "pass", "fail"),
+            "Δh": np.round(h[keep], 3),
+            "A Δlm": np.round(model_a.model_delta[keep], 3),
+            "B": b_outcome,
+            "B Δlm": b_delta,
             "acceptable": sel["good_sentence"],
             "unacceptable": sel["bad_sentence"],
             "human z acc.": sel["good_judgement"].round(3),
             "human z unacc.": sel["bad_judgement"].round(3),
-            "Δh": np.round(h[keep], 3),
             "A z acc.": np.round(_z(model_a, sel["good_id"]), 3),
             "A z unacc.": np.round(_z(model_a, sel["bad_id"]), 3),
-            "A Δlm": np.round(model_a.model_delta[keep], 3),
-            "A": np.where(pass_a[keep], "pass", "fail"),
+            "phenomenon": sel["phenomenon"],
+            "source": sel["source"],
         }
     )
-    if model_b is not None and pass_b is not None:
-        out["B Δlm"] = np.round(model_b.model_delta[keep], 3)
-        out["B"] = np.where(pass_b[keep], "pass", "fail")
-    else:
-        out["B Δlm"] = np.nan
-        out["B"] = ""
     n = int(keep.sum())
     n_pass = int(pass_a[keep].sum())
     text = (

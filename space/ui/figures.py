@@ -195,28 +195,35 @@ def level_heatmap(
     *,
     title: str,
     value_label: str = "share passing",
+    vmin: float = 0.0,
+    vmax: float = 1.0,
 ) -> Figure:
     """A labelled heatmap: ``rows`` (e.g. phenomena, one per line) × ``columns`` (models),
-    each cell a share in [0, 1] in :data:`HEATMAP_CMAP`, its value written in it when there
-    are at most :data:`ANNOTATE_MAX_ROWS` rows. The figure grows with the rows so that every
-    label stays readable (the page scrolls it); missing cells (NaN) are left blank. The axes
-    are placed by hand (no layout engine), which keeps a 150-row figure fast to draw.
+    each cell in [``vmin``, ``vmax``] in :data:`HEATMAP_CMAP`, its value written in it when
+    there are at most :data:`ANNOTATE_MAX_ROWS` rows. The figure grows with the rows so that
+    every label stays readable (the page scrolls it); the colour bar, labelled
+    ``value_label``, stands at the top, above the title, where it is seen without scrolling.
+    Missing cells (NaN) are left blank. The axes are placed by hand (no layout engine), which
+    keeps a 150-row figure fast to draw.
 
     Examples
     --------
     >>> f = level_heatmap(np.array([[0.5, 1.0]]), ["p1"], ["m1", "m2"], title="t")
     >>> [t.get_text() for t in f.axes[0].get_yticklabels()], f.axes[0].get_title()
     (['p1'], 't')
-    >>> [t.get_text() for t in f.axes[0].texts]
-    ['0.50', '1.00']
+    >>> [t.get_text() for t in f.axes[0].texts], f.axes[1].get_xlabel()
+    (['0.50', '1.00'], 'share passing')
+    >>> bool(f.axes[1].get_position().y0 > f.axes[0].get_position().y1)  # the colour bar on top
+    True
     """
     n_rows, n_cols = matrix.shape
     char = 0.062  # inches per character of an 8-point label
     longest_column = max((len(c) for c in columns), default=8)
     left = 0.3 + char * max((len(r) for r in rows), default=8)
     right = 0.3 + 0.82 * char * longest_column  # the last column's label, rotated to the right
-    top = 0.6 + 0.58 * char * longest_column
-    bottom, cell_h, cell_w = 1.05, 0.2, 0.62
+    bar = 0.75  # the colour bar and its label, above the title
+    top = bar + 0.6 + 0.58 * char * longest_column
+    bottom, cell_h, cell_w = 0.3, 0.2, 0.56
     cells = max(cell_w * n_cols, 2.5, 0.085 * len(title) - left)  # the title fits above
     width = min(18.0, left + right + cells)
     height = top + bottom + cell_h * n_rows
@@ -224,7 +231,7 @@ def level_heatmap(
     inner = (width - left - right) / width
     ax = fig.add_axes((left / width, bottom / height, inner, cell_h * n_rows / height))
     im = ax.imshow(
-        np.ma.masked_invalid(matrix), aspect="auto", cmap=HEATMAP_CMAP, vmin=0, vmax=1,
+        np.ma.masked_invalid(matrix), aspect="auto", cmap=HEATMAP_CMAP, vmin=vmin, vmax=vmax,
         interpolation="nearest",
     )  # fmt: skip
     ax.set_yticks(range(n_rows), labels=list(rows), fontsize=8)
@@ -236,9 +243,12 @@ def level_heatmap(
     if n_rows <= ANNOTATE_MAX_ROWS:
         for (i, j), v in np.ndenumerate(matrix):
             if np.isfinite(v):
+                light = (v - vmin) / (vmax - vmin) > 0.55
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
-                        color="black" if v > 0.55 else "white")  # fmt: skip
+                        color="black" if light else "white")  # fmt: skip
     ax.set_title(title, fontsize=10)  # placed above the column labels
-    cax = fig.add_axes((left / width, 0.72 / height, inner, 0.12 / height))
-    fig.colorbar(im, cax=cax, orientation="horizontal", label=value_label)
+    cax = fig.add_axes((left / width, (height - 0.3) / height, inner, 0.12 / height))
+    fig.colorbar(im, cax=cax, orientation="horizontal")
+    cax.set_xlabel(value_label, fontsize=8, labelpad=2)
+    cax.tick_params(labelsize=7)
     return fig

@@ -1,89 +1,106 @@
 """The app's event handlers: one module-level function per event, testable without a server.
 
-Each takes the shared :class:`~space.data.entries.SpaceData` first (bound by :mod:`space.ui.app`),
-then the values of its input components, the session's uploads (a list of
-:class:`~space.data.upload.Upload`) last, and returns the values of its output components:
-styled tables, figures, Markdown, or ``gradio.update(...)`` for a component's choices.
+Each takes the shared :class:`~space.data.space_data.SpaceData` first (bound by
+:func:`bind`), then the values of its input components, the session's uploads (a list of
+:class:`~space.data.upload.Upload`), and returns the values of its output components: styled
+tables, figures, Markdown, or ``gradio.update(...)`` for a component's choices. :func:`submit`
+also takes the submitter's Hugging Face profile and the request (Gradio fills them in).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 from collections.abc import Sequence
 
 import gradio as gr
 
-from space.data.benchmark_data import TITLES, FamilyEntry
-from space.data.entries import ModelEntry, SpaceData
-from space.data.store import KeepError
-from space.data.upload import (
-    LI_ADGER,
-    Upload,
-    UploadError,
-    evaluate_upload,
-    taken_names,
-    upload_summary,
-)
-from space.ui import benchmark_views, views
+from space.data.benchmark_data import LI_ADGER, TITLES, FamilyEntry
+from space.data.entries import ModelEntry
+from space.data.moderation import SubmitError
+from space.data.space_data import SpaceData
+from space.data.store import StoreError
+from space.data.upload import Upload, UploadError, evaluate_upload, taken_names, upload_summary
+from space.ui import views
 from space.ui.explorer import ALL, explore_pairs
 from space.ui.leaderboard import ceiling_frame, leaderboard_frame, styled
 
 __all__ = [
+    "MIN_DELTA",
     "NONE",
     "adc_curves",
     "bind",
     "ceiling",
-    "family_breakdown",
-    "family_human",
-    "family_leaderboard",
+    "delta_note",
+    "family_uploads",
     "heatmap",
-    "keep",
     "leaderboard",
     "model_choices",
     "model_plots",
     "pairs",
     "phenomena",
     "phenomenon_choices",
-    "predictions",
-    "statistic_choices",
-    "statistic_labels",
+    "shown_delta",
+    "submit",
     "upload",
 ]
 
 NONE = "(none)"
 """The "no model B" choice of the pair explorer."""
 
+MIN_DELTA = 0.05
+"""The smallest δ the page computes: a smaller one (δ = 0 typed in) is answered by
+:func:`delta_note` and shown at this δ."""
+
 
 # ----------------------------------------------------------------------------- helpers
 def bind(handler, *args):
-    """``handler`` with its first arguments bound (the data, a benchmark), keeping its name
-    for the API page.
+    """``handler`` with its first arguments bound (the data, a benchmark): a function with
+    the handler's name (for the API page) and the signature and type hints of its other
+    parameters, so that Gradio fills in those it provides (a request, a login profile).
 
     Examples
     --------
     >>> from space.data.toy import toy_space_data
     >>> f = bind(leaderboard, toy_space_data())
-    >>> f.__name__, f(0.5, []).data["Model"].tolist()
-    ('leaderboard', ['toy-length'])
+    >>> f.__name__, list(inspect.signature(f).parameters), f(0.5, []).data["Model"].tolist()
+    ('leaderboard', ['delta', 'uploads'], ['toy-length'])
     """
-    bound = functools.partial(handler, *args)
-    bound.__name__ = handler.__name__  # type: ignore[attr-defined]
+
+    @functools.wraps(handler)
+    def bound(*rest):
+        return handler(*args, *rest)
+
+    params = list(inspect.signature(handler).parameters.values())[len(args) :]
+    bound.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     return bound
 
 
-def li_uploads(uploads: Sequence[Upload]) -> list[ModelEntry]:
+def _shown(data: SpaceData, uploads: Sequence[Upload], bench: str) -> list:
+    """The session's models on ``bench``, less those it submitted that are now approved (they
+    show as shared rows)."""
+    approved = {e.name for e in data.approved(bench)}
+    return [
+        u.entry
+        for u in uploads
+        if u.benchmark == bench and not (u.submitted and u.name in approved)
+    ]
+
+
+def li_uploads(data: SpaceData, uploads: Sequence[Upload]) -> list[ModelEntry]:
     """The session's LI-Adger models."""
-    return [u.entry for u in uploads if u.benchmark == LI_ADGER]
+    return _shown(data, uploads, LI_ADGER)
 
 
-def family_uploads(uploads: Sequence[Upload], bench: str) -> list[FamilyEntry]:
-    """The session's models on benchmark ``bench``."""
-    return [u.entry for u in uploads if u.benchmark == bench]
+def family_uploads(data: SpaceData, uploads: Sequence[Upload], bench: str) -> list[FamilyEntry]:
+    """The session's models on benchmark ``bench``, after the approved submissions."""
+    return [*data.approved(bench), *_shown(data, uploads, bench)]
 
 
 def _entry(data: SpaceData, uploads: Sequence[Upload], name: str | None) -> ModelEntry | None:
     """The LI-Adger model called ``name``, else the first one, else ``None``."""
-    models = data.by_name(li_uploads(uploads))
+    models = data.by_name(li_uploads(data, uploads))
     return models.get(name) or next(iter(models.values()), None)
 
 
@@ -101,6 +118,38 @@ def phenomena(data: SpaceData, source: str) -> list[str]:
     return [ALL, *sorted(sel["phenomenon"].dropna().unique().tolist())]
 
 
+def shown_delta(delta: float | None) -> float:
+    """The δ the page shows for the slider's ``delta``: itself, or :data:`MIN_DELTA` when
+    smaller (no pair passes ADC(0): :func:`delta_note` says so).
+
+    Examples
+    --------
+    >>> shown_delta(0.5), shown_delta(0), shown_delta(None)
+    (0.5, 0.05, 0.05)
+    """
+    return MIN_DELTA if delta is None or not delta >= MIN_DELTA else float(delta)
+
+
+def delta_note(delta: float | None) -> str:
+    """The line under the δ slider: empty, or why a δ below :data:`MIN_DELTA` is not shown.
+
+    Examples
+    --------
+    >>> delta_note(0.5)
+    ''
+    >>> print(delta_note(0))
+    **δ = 0 is not shown:** ADC(δ) asks for |Δh − Δlm| < δ, which no pair meets at δ = 0, so every model would score 0. The tables and plots show δ = 0.05, the smallest δ here.
+    """
+    if delta is not None and delta >= MIN_DELTA:
+        return ""
+    given = "δ" if delta is None else f"δ = {delta:g}"
+    return (
+        f"**{given} is not shown:** ADC(δ) asks for |Δh − Δlm| < δ, which no pair meets at "
+        f"{given}, so every model would score 0. The tables and plots show δ = {MIN_DELTA:g}, "
+        "the smallest δ here."
+    )
+
+
 # ----------------------------------------------------------------------------- LI-Adger
 def leaderboard(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     """The LI-Adger leaderboard at ``delta``, the session's uploads highlighted.
@@ -111,7 +160,7 @@ def leaderboard(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> leaderboard(toy_space_data(), 0.5, []).data["Model"].tolist()
     ['toy-length']
     """
-    return styled(leaderboard_frame(data, li_uploads(uploads), delta))
+    return styled(leaderboard_frame(data, li_uploads(data, uploads), shown_delta(delta)))
 
 
 def ceiling(data: SpaceData, delta: float, uploads: Sequence[Upload]):
@@ -123,7 +172,7 @@ def ceiling(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> ceiling(toy_space_data(), 0.5, []).data.empty
     True
     """
-    return styled(ceiling_frame(data, li_uploads(uploads), delta))
+    return styled(ceiling_frame(data, li_uploads(data, uploads), shown_delta(delta)))
 
 
 def adc_curves(data: SpaceData, delta: float, uploads: Sequence[Upload]):
@@ -135,7 +184,8 @@ def adc_curves(data: SpaceData, delta: float, uploads: Sequence[Upload]):
     >>> len(adc_curves(toy_space_data(), 0.5, []).axes)
     1
     """
-    return views.adc_curves_figure(data, [*data.shared_models(), *li_uploads(uploads)], delta)
+    entries = [*data.shared_models(), *li_uploads(data, uploads)]
+    return views.adc_curves_figure(data, entries, shown_delta(delta))
 
 
 def model_plots(data: SpaceData, name: str, delta: float, uploads: Sequence[Upload]):
@@ -151,7 +201,7 @@ def model_plots(data: SpaceData, name: str, delta: float, uploads: Sequence[Uplo
     e = _entry(data, uploads, name)
     if e is None:
         return None, None
-    return views.pair_figure(data, e, delta), views.sentence_figure(data, e)
+    return views.pair_figure(data, e, shown_delta(delta)), views.sentence_figure(data, e)
 
 
 def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload]):
@@ -163,10 +213,12 @@ def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload
     >>> heatmap(toy_space_data(), 0.5, "toy", []).axes[0].get_title()[:14]
     'ADC δ=0.5 per '
     """
-    entries = [*data.shared_models(), *li_uploads(uploads)]
+    entries = [*data.shared_models(), *li_uploads(data, uploads)]
     if not entries:
         return None
-    return views.heatmap_figure(data, entries, delta, None if source == ALL else source)
+    return views.heatmap_figure(
+        data, entries, shown_delta(delta), None if source == ALL else source
+    )
 
 
 def pairs(
@@ -198,7 +250,7 @@ def pairs(
         phenomenon = ALL
     text, df = explore_pairs(
         data,
-        delta,
+        shown_delta(delta),
         a,
         b,
         source=source,
@@ -223,7 +275,7 @@ def phenomenon_choices(data: SpaceData, source: str):
 
 def model_choices(data: SpaceData, uploads: Sequence[Upload]):
     """The three model dropdowns (model plots, model A, model B) with every LI-Adger model,
-    the kept ones and the session's uploads included.
+    the approved submissions and the session's uploads included.
 
     Examples
     --------
@@ -231,7 +283,7 @@ def model_choices(data: SpaceData, uploads: Sequence[Upload]):
     >>> [u["choices"] for u in model_choices(toy_space_data(), [])]
     [['toy-length'], ['toy-length'], ['(none)', 'toy-length']]
     """
-    names = list(data.by_name(li_uploads(uploads)))
+    names = list(data.by_name(li_uploads(data, uploads)))
     return (
         gr.update(choices=names),
         gr.update(choices=names),
@@ -240,148 +292,77 @@ def model_choices(data: SpaceData, uploads: Sequence[Upload]):
 
 
 # ----------------------------------------------------------------------------- uploads
-def _keep_choices(uploads: Sequence[Upload]):
-    names = [u.name for u in uploads]
+def _submit_choices(uploads: Sequence[Upload]):
+    names = [u.name for u in uploads if not u.submitted]
     return gr.update(choices=names, value=names[-1] if names else None)
 
 
 def upload(data: SpaceData, path, name: str, delta: float, uploads: list[Upload]):
     """Evaluate an uploaded scores file: the status line, the session's new uploads, and the
-    "keep" dropdown's choices (the new upload selected).
+    "submit" dropdown's choices (the new upload selected).
 
     Examples
     --------
     >>> from space.data.toy import toy_space_data
-    >>> status, kept, _ = upload(toy_space_data(), None, "", 0.5, [])
-    >>> status, kept
+    >>> status, mine, _ = upload(toy_space_data(), None, "", 0.5, [])
+    >>> status, mine
     ('⚠️ **Refused:** no file: choose a scores file (JSON Lines, or CSV with header id,score)', [])
     """
     try:
         u = evaluate_upload(path, data, uploads, name=name)
     except UploadError as exc:
-        return f"⚠️ **Refused:** {exc}", uploads, _keep_choices(uploads)
+        return f"⚠️ **Refused:** {exc}", uploads, _submit_choices(uploads)
     new = [*uploads, u]
-    return upload_summary(u, data, delta), new, _keep_choices(new)
+    return upload_summary(u, data, shown_delta(delta)), new, _submit_choices(new)
 
 
-def keep(data: SpaceData, choice: str | None, uploads: list[Upload]):
-    """Keep the session's upload ``choice`` on the leaderboard for everybody: the status
-    line, the session's uploads without it (it is now a shared model), the "keep" dropdown.
-
-    Examples
-    --------
-    >>> from space.data.toy import toy_space_data
-    >>> keep(toy_space_data(), None, [])[0]
-    '⚠️ **Not kept:** upload a scores file first, then choose it here.'
-    """
-    u = next((x for x in uploads if x.name == choice), None)
-    if u is None:
-        return (
-            "⚠️ **Not kept:** upload a scores file first, then choose it here.",
-            uploads,
-            (_keep_choices(uploads)),
-        )
-    if data.kept is None:
-        return "⚠️ **Not kept:** keeping is switched off here.", uploads, _keep_choices(uploads)
-    others = [x for x in uploads if x is not u]
-    try:
-        data.kept.keep(
-            u.benchmark, u.entry, u.sf, name=u.name, file=u.file, taken=taken_names(data, [])
-        )
-    except KeepError as exc:
-        return f"⚠️ **Not kept:** {exc}", uploads, _keep_choices(uploads)
-    status = (
-        f"**Kept `{u.name}`** on the {TITLES[u.benchmark]} leaderboard, in {data.kept.store.where}: "
-        "everybody sees it, now and after a restart."
-    )
-    return status, others, _keep_choices(others)
+def _login(profile) -> str | None:
+    """The Hugging Face login of a Gradio OAuth profile (``None`` when signed out)."""
+    return None if profile is None else profile.username
 
 
-# ----------------------------------------------------------------------------- the family
-def family_leaderboard(data: SpaceData, bench: str, uploads: Sequence[Upload]):
-    """Benchmark ``bench``'s leaderboard (kept models and the session's uploads included).
-
-    Examples
-    --------
-    >>> from space.data.toy import toy_space_data
-    >>> family_leaderboard(toy_space_data(), "blimp", []).data["Model"].tolist()
-    ['toy-good', 'toy-bad']
-    """
-    view = data.benchmarks[bench]
-    kept = [] if data.kept is None else data.kept.entries(bench)
-    frame = benchmark_views.family_leaderboard(view, [*kept, *family_uploads(uploads, bench)])
-    return styled(frame)
-
-
-def family_human(data: SpaceData, bench: str):
-    """Benchmark ``bench``'s human row, apart from the ranking.
-
-    Examples
-    --------
-    >>> from space.data.toy import toy_space_data
-    >>> family_human(toy_space_data(), "blimp").data["Model"].tolist()
-    ['human']
-    """
-    return styled(benchmark_views.human_frame(data.benchmarks[bench]))
-
-
-def family_breakdown(
-    data: SpaceData, bench: str, label: str, statistic: str, uploads: Sequence[Upload]
+def submit(
+    data: SpaceData,
+    choice: str | None,
+    uploads: list[Upload],
+    profile: gr.OAuthProfile | None,
+    request: gr.Request,
 ):
-    """One breakdown of benchmark ``bench``: its table and heatmap.
+    """Submit the session's upload ``choice`` for review: the status line, the session's
+    uploads (the submitted one marked: it stays in this session, highlighted), the "submit"
+    dropdown. ``profile`` is the submitter's Hugging Face profile on a Space (``None``
+    signed out or locally); the session's id comes from ``request`` (the rate limit of a
+    submitter without a login).
 
     Examples
     --------
     >>> from space.data.toy import toy_space_data
-    >>> table, fig = family_breakdown(toy_space_data(), "blimp", "per paradigm", "blimp", [])
-    >>> table.data["paradigm"].tolist(), fig.axes[0].get_title()
-    (['a', 'b'], 'BLiMP per paradigm: share of pairs passed')
+    >>> submit(toy_space_data(), None, [], None, None)[0]
+    '⚠️ **Not submitted:** upload a scores file first, then choose it here.'
     """
-    view = data.benchmarks[bench]
-    kept = [] if data.kept is None else data.kept.entries(bench)
-    extra = [*kept, *family_uploads(uploads, bench)]
-    frame = benchmark_views.breakdown_frame(view, extra, label, statistic)
-    title = f"{TITLES[bench]} {label}: {benchmark_views.STATISTIC_NAMES.get(statistic, statistic)}"
-    return styled(frame), benchmark_views.breakdown_figure(frame, title)
-
-
-def statistic_choices(bench: str, label: str):
-    """The statistics one breakdown can show, the first selected.
-
-    Examples
-    --------
-    >>> statistic_choices("cola", "per development set")["choices"]
-    [('MCC', 'mcc'), ('accuracy', 'accuracy')]
-    """
-    stats = next(b.statistics for b in benchmark_views.BREAKDOWNS[bench] if b.label == label)
-    return gr.update(choices=statistic_labels(stats), value=stats[0])
-
-
-def statistic_labels(statistics: Sequence[str]) -> list[tuple[str, str]]:
-    """Dropdown choices ``(readable name, statistic)``.
-
-    Examples
-    --------
-    >>> statistic_labels(["blimp"])
-    [('share of pairs passed', 'blimp')]
-    """
-    return [(benchmark_views.STATISTIC_NAMES.get(s, s), s) for s in statistics]
-
-
-def predictions(data: SpaceData, bench: str, unit: str | None, uploads: Sequence[Upload]):
-    """A cloze item's context and each model's rank and top predictions for its completion.
-
-    Examples
-    --------
-    >>> from space.data.toy import toy_space_data
-    >>> predictions(toy_space_data(), "blimp", None, [])[0]
-    'Choose an expected completion.'
-    """
-    if not unit:
-        return "Choose an expected completion.", None
-    view = data.benchmarks[bench]
-    kept = [] if data.kept is None else data.kept.entries(bench)
-    text, frame = benchmark_views.item_predictions(
-        view, [*kept, *family_uploads(uploads, bench)], unit
+    u = next((x for x in uploads if x.name == choice and not x.submitted), None)
+    if u is None:
+        message = "upload a scores file first, then choose it here."
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads)
+    if data.submissions is None:
+        message = (
+            "submitting is off here: the app was started without a results folder or "
+            "repository (`--results DIR` or `--results-repo REPO`)."
+        )
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads)
+    login = _login(profile)
+    try:
+        req = data.submissions.submit(
+            u.benchmark, u.entry, u.sf, name=u.name, file=u.file, login=login,
+            session=getattr(request, "session_hash", None), taken=taken_names(data, []),
+        )  # fmt: skip
+    except (SubmitError, StoreError) as exc:
+        return f"⚠️ **Not submitted:** {exc}", uploads, _submit_choices(uploads)
+    marked = [dataclasses.replace(x, submitted=True) if x is u else x for x in uploads]
+    by = f" by {login}" if login else ""
+    status = (
+        f"**Submitted `{req.name}`**{by} for the {TITLES[u.benchmark]} leaderboard: it waits for "
+        f"a maintainer's review in {data.submissions.store.where}. Until it is approved, only "
+        "this session shows it."
     )
-    return text, styled(frame)
+    return status, marked, _submit_choices(marked)

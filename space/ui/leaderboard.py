@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import bootstrap, core
-from space.data.entries import KIND_UPLOAD, ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.kinds import KIND_UPLOAD
+from space.data.space_data import SpaceData
 
 __all__ = [
     "CEILING_SOURCE",
@@ -104,17 +106,17 @@ def _ci_text(low: float | None, high: float | None) -> str:
 def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) -> pd.DataFrame:
     """The leaderboard at ``delta``: every model (shared, then ``uploads``), best ADC(δ) first.
 
-    Columns: Model, Kind, Pairs, BLiMP, ADC δ=…, 95% CI (resampling phenomena), Human-sign,
-    Pearson pairs, Pearson sentences, ADC area (δ ≤ 5). The human ceiling is not a row here
-    (:func:`ceiling_frame`).
+    Columns: Model, ADC δ=…, 95% CI (resampling phenomena), BLiMP, Kind, Human-sign, Pearson
+    pairs, Pearson sentences, ADC area (δ ≤ 5), Pairs: the key columns first, which is what a
+    phone shows. The human ceiling is not a row here (:func:`ceiling_frame`).
 
     Examples
     --------
     >>> from space.data.toy import toy_space_data
     >>> df = leaderboard_frame(toy_space_data(), [], 0.5)
-    >>> print(df.iloc[:, :6].to_string(index=False))
-         Model         Kind  Pairs  BLiMP  ADC δ=0.50       95% CI
-    toy-length results file      3  0.667       0.667 0.000–1.000
+    >>> print(df.iloc[:, :5].to_string(index=False))
+         Model  ADC δ=0.50       95% CI  BLiMP         Kind
+    toy-length       0.667 0.000–1.000  0.667 results file
     """
     delta = core.check_delta(delta)
     col = adc_column(delta)
@@ -137,8 +139,8 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
                 "ADC area": finite_or_none(r["adc_auc"]),
             }
         )
-    columns = ["Model", "Kind", "Pairs", "BLiMP", col, "95% CI", "Human-sign"]
-    columns += ["Pearson pairs", "Pearson sentences", "ADC area"]
+    columns = ["Model", col, "95% CI", "BLiMP", "Kind", "Human-sign", "Pearson pairs"]
+    columns += ["Pearson sentences", "ADC area", "Pairs"]
     df = pd.DataFrame(rows, columns=columns)
     return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
         drop=True
@@ -149,9 +151,9 @@ def ceiling_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) 
     """The human split-half ceiling at ``delta`` and, under it, every model on the same LI
     pairs (best first): the comparison the ceiling allows. Empty without a ceiling.
 
-    Columns: Model, Kind, Pairs, BLiMP, ADC δ=…, Pearson pairs. A model's numbers here are
-    its statistics restricted to the LI pairs (z-scores over all sentences, as in its
-    leaderboard row).
+    Columns: Model, ADC δ=…, BLiMP, Pearson pairs, Kind, Pairs. A model's numbers here are its
+    statistics restricted to the LI pairs (z-scores over all sentences, as in its leaderboard
+    row).
 
     Examples
     --------
@@ -160,7 +162,7 @@ def ceiling_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) 
     True
     """
     col = adc_column(delta)
-    columns = ["Model", "Kind", "Pairs", "BLiMP", col, "Pearson pairs"]
+    columns = ["Model", col, "BLiMP", "Pearson pairs", "Kind", "Pairs"]
     if data.ceiling is None:
         return pd.DataFrame(columns=columns)
     c = data.ceiling.row

@@ -10,9 +10,10 @@ from __future__ import annotations
 import gradio as gr
 
 from space.data.benchmark_data import TITLES, BenchmarkData
-from space.data.entries import SpaceData
-from space.ui import handlers
+from space.data.space_data import SpaceData
+from space.ui import family_handlers, handlers
 from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
+from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
 
@@ -39,30 +40,35 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
     with gr.Tabs():
         with gr.Tab("Leaderboard"):
             headline, label = LEADERBOARD[bench]
-            board = gr.Dataframe(
-                interactive=False,
-                wrap=True,
+            board = board_table(
                 label=f"Models on {TITLES[bench]}: {headline}, and {label}",
                 elem_id=f"{bench}-leaderboard",
             )
             if view.human is not None:
                 gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
-                gr.Dataframe(
-                    value=handlers.family_human(data, bench),
-                    interactive=False,
-                    wrap=True,
+                board_table(
+                    value=family_handlers.family_human(data, bench),
                     show_label=False,
                     elem_id=f"{bench}-human",
                 )
         with gr.Tab("Breakdown"):
             with gr.Row():
-                label_box = gr.Dropdown(breakdowns, value=breakdowns[0], label="Breakdown")
+                label_box = gr.Dropdown(
+                    breakdowns,
+                    value=breakdowns[0],
+                    label="Breakdown",
+                    elem_id=f"{bench}-breakdown-choice",
+                )
                 stats = BREAKDOWNS[bench][0].statistics
                 stat_box = gr.Dropdown(
-                    handlers.statistic_labels(stats), value=stats[0], label="Statistic"
+                    family_handlers.statistic_labels(stats), value=stats[0], label="Statistic"
                 )
             table = gr.Dataframe(
-                interactive=False, wrap=True, max_height=600, elem_id=f"{bench}-breakdown"
+                interactive=False,
+                wrap=True,
+                pinned_columns=1,
+                max_height=600,
+                elem_id=f"{bench}-breakdown",
             )
             plot = gr.Plot(
                 show_label=False,
@@ -82,7 +88,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 unit_table = gr.Dataframe(interactive=False, wrap=True)
             gr.on(
                 [demo.load, unit.change, uploads.change],
-                handlers.bind(handlers.predictions, data, bench),
+                handlers.bind(family_handlers.predictions, data, bench),
                 [unit, uploads],
                 [unit_text, unit_table],
                 api_name=f"{bench}_predictions",
@@ -90,21 +96,21 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
             )
     gr.on(
         [demo.load, uploads.change],
-        handlers.bind(handlers.family_leaderboard, data, bench),
+        handlers.bind(family_handlers.family_leaderboard, data, bench),
         uploads,
         board,
         api_name=f"{bench}_leaderboard",
         trigger_mode="always_last",
     )
     label_box.change(
-        handlers.bind(handlers.statistic_choices, bench),
+        handlers.bind(family_handlers.statistic_choices, bench),
         label_box,
         stat_box,
         api_visibility="private",
     )
     gr.on(
         [demo.load, label_box.change, stat_box.change, uploads.change],
-        handlers.bind(handlers.family_breakdown, data, bench),
+        handlers.bind(family_handlers.family_breakdown, data, bench),
         [label_box, stat_box, uploads],
         [table, plot],
         api_name=f"{bench}_breakdown",

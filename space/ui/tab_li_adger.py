@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import gradio as gr
 
-from space.data.entries import SpaceData
+from space.data.space_data import SpaceData
 from space.ui import handlers
 from space.ui.explorer import ALL, DISAGREEMENTS, OUTCOMES
 from space.ui.leaderboard import CEILING_SOURCE, adc_column
+from space.ui.tables import board_table
 
 __all__ = ["DEFAULT_DELTA", "PAIR_COLUMN_WIDTHS", "li_adger_tab"]
 
 DEFAULT_DELTA = 0.5
-PAIR_COLUMN_WIDTHS = [
-    *["5%", "5%", "10%", "18%", "18%"],
-    *["5%"] * 6 + ["4.5%", "5%", "4.5%"],
-]
-"""Widths of the pair explorer's 14 columns: room for the sentences and for "fail" / "pass"."""
+PAIR_COLUMN_WIDTHS = ["auto"] * 6 + ["280px", "280px"]
+"""The pair explorer's sentence columns (7th and 8th) wrap between words; the other columns fit
+their content, so that no number is ever cut."""
 
 
 def _board_notes(data: SpaceData) -> str:
@@ -64,7 +63,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
     sources = [ALL, *sorted(data.frame["source"].unique().tolist())]
     heat_sources = sorted(sources[1:], key=lambda s: (s != CEILING_SOURCE, s)) or [ALL]
     delta = gr.Slider(
-        0.05,
+        0.0,
         5.0,
         value=DEFAULT_DELTA,
         step=0.05,
@@ -73,19 +72,16 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
         "criterion with humans as the ground truth",
         elem_id="delta",
     )
+    delta_note = gr.Markdown(elem_id="delta-note")
     with gr.Tabs():
         with gr.Tab("Leaderboard"):
-            board = gr.Dataframe(
-                interactive=False,
-                wrap=True,
+            board = board_table(
                 label=f"Models on the {len(data.pairs):,} LI-Adger pairs (click a header to sort)",
                 elem_id="leaderboard",
             )
             gr.Markdown(_board_notes(data))
             gr.Markdown("### The human ceiling, apart: LI pairs only")
-            ceiling_table = gr.Dataframe(
-                interactive=False,
-                wrap=True,
+            ceiling_table = board_table(
                 label="Human split-half ceiling, and every model on the same LI pairs",
                 elem_id="ceiling",
             )
@@ -127,6 +123,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 interactive=False,
                 wrap=True,
                 column_widths=PAIR_COLUMN_WIDTHS,
+                pinned_columns=1,
                 max_height=700,
                 elem_id="pairs",
             )
@@ -170,6 +167,9 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
             api_name=name,
             trigger_mode="always_last",
         )
+    delta.change(
+        handlers.delta_note, delta, delta_note, api_visibility="private", trigger_mode="always_last"
+    )
     pair_outputs = [pair_summary, pair_table]
     source.change(
         handlers.bind(handlers.phenomenon_choices, data),

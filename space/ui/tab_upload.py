@@ -1,10 +1,11 @@
-"""The *Evaluate your scores* tab: upload a scores file, then keep it on the leaderboard."""
+"""The *Evaluate your scores* tab: upload a scores file, then submit it for the leaderboard."""
 
 from __future__ import annotations
 
 import gradio as gr
 
-from space.data.entries import SpaceData
+from space.data.space_data import SpaceData
+from space.data.submissions import SUBMISSIONS_PER_HOUR
 from space.data.upload import MAX_UPLOAD_BYTES
 from space.ui import handlers
 
@@ -18,17 +19,28 @@ header `id,score`** (LI-Adger's ids). The metadata's `dataset` chooses the bench
 (`li_adger`, `blimp`, `npi`, `diagnostics`, `cola`; a CSV is LI-Adger's); every unit of that
 benchmark needs a score, higher meaning more acceptable. At most
 {MAX_UPLOAD_BYTES // (1024 * 1024)} MiB. Your upload is evaluated at once and shown,
-highlighted, **in your browser session only** — until you keep it on the leaderboard.
+highlighted, **in your browser session only**.
 """
 
-_KEEP_HELP = """
-**Keep on the leaderboard**: the chosen upload joins the leaderboard for everybody, now and
-after a restart, under its name and today's date, with its scores file. A name is kept once:
-a name already on the leaderboard is refused (choose another one when uploading).
+_SUBMIT_HELP = f"""
+**Submit for the leaderboard**: the chosen upload is sent for review with its scores file,
+its numbers, its name and today's date{{login}}. A maintainer approves it (then everybody sees
+it) or rejects it; until then only your session shows it. A name is submitted once: a name
+already on the leaderboard or waiting for review is refused. At most {SUBMISSIONS_PER_HOUR}
+submissions per hour{{per}}.
 """
 
 
-def upload_tab(data: SpaceData, uploads: gr.State, delta: gr.Slider) -> None:
+def _submit_help(login: bool) -> str:
+    if login:
+        return _SUBMIT_HELP.format(
+            login=", and your Hugging Face login (sign in below)", per=" per login"
+        )
+    return _SUBMIT_HELP.format(login="", per=" per browser session")
+
+
+def upload_tab(data: SpaceData, uploads: gr.State, delta: gr.Slider, *, login: bool) -> None:
+    """The upload tab; ``login`` adds the Hugging Face sign-in button (on a Space)."""
     gr.Markdown(_UPLOAD_HELP)
     with gr.Row():
         upload_file = gr.File(
@@ -40,22 +52,24 @@ def upload_tab(data: SpaceData, uploads: gr.State, delta: gr.Slider) -> None:
             label="Model name (optional)", placeholder="from the file's metadata", elem_id="name"
         )
     upload_status = gr.Markdown(elem_id="upload-status")
-    gr.Markdown(_KEEP_HELP)
+    gr.Markdown(_submit_help(login))
+    if login:
+        gr.LoginButton()
     with gr.Row():
-        keep_choice = gr.Dropdown(
-            [], value=None, label="Upload to keep", elem_id="keep-choice", scale=3
+        submit_choice = gr.Dropdown(
+            [], value=None, label="Upload to submit", elem_id="submit-choice", scale=3
         )
-        keep_button = gr.Button("Keep on the leaderboard", elem_id="keep", scale=1)
-    keep_status = gr.Markdown(elem_id="keep-status")
+        submit_button = gr.Button("Submit for the leaderboard", elem_id="submit", scale=1)
+    submit_status = gr.Markdown(elem_id="submit-status")
     upload_file.upload(
         handlers.bind(handlers.upload, data),
         [upload_file, upload_name, delta, uploads],
-        [upload_status, uploads, keep_choice],
+        [upload_status, uploads, submit_choice],
         api_name="evaluate_upload",
     )
-    keep_button.click(
-        handlers.bind(handlers.keep, data),
-        [keep_choice, uploads],
-        [keep_status, uploads, keep_choice],
-        api_name="keep",
+    submit_button.click(
+        handlers.bind(handlers.submit, data),
+        [submit_choice, uploads],
+        [submit_status, uploads, submit_choice],
+        api_name="submit",
     )

@@ -13,7 +13,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from metric_adc import core
-from space.data.entries import ModelEntry, SpaceData
+from space.data.entries import ModelEntry
+from space.data.space_data import SpaceData
 from space.ui import figures
 
 __all__ = [
@@ -129,4 +130,5 @@ def heatmap_figure(
         [data.labels.get(p, p) for p in m.index],
         list(m.columns),
         title=f"ADC δ={delta:g} per phenomenon ({len(m)} phenomena, hardest first)",
+        value_label=f"ADC δ={delta:g}: share of the phenomenon's pairs passing",
     )

@@ -1,0 +1,59 @@
+"""Names: a model's name on the page, made unique, and the file name it is stored under."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from metric_adc.report.rows import row_label
+from metric_adc.scores.file import ScoresFile
+
+__all__ = ["model_name", "slug", "unique_name"]
+
+
+def slug(name: str) -> str:
+    """A file name for a model name: lowercase letters, digits, ``-`` and ``.``.
+
+    Examples
+    --------
+    >>> slug("trigram (slor)"), slug("  My model #2 "), slug("(((")
+    ('trigram-slor', 'my-model-2', 'model')
+    """
+    text = re.sub(r"[^a-z0-9.]+", "-", name.lower()).strip("-.")
+    return text or "model"
+
+
+def model_name(sf: ScoresFile, fallback: str) -> str:
+    """A display name for a scores file: the reports' row label of its metadata (model,
+    variant, convention: :func:`metric_adc.report.rows.row_label`), else ``fallback``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> model_name(ScoresFile({"model": "gpt2", "variant": "slor"}, [], np.array([])), "f")
+    'gpt2 (slor)'
+    >>> meta = {"model": "smollm2", "variant": "logprob", "convention": "default"}
+    >>> model_name(ScoresFile(meta, [], np.array([])), "f")
+    'smollm2 (logprob, default)'
+    >>> model_name(ScoresFile({}, [], np.array([])), "my_scores")
+    'my_scores'
+    """
+    if not str(sf.metadata.get("model") or "").strip():
+        return fallback
+    return row_label(sf.metadata)
+
+
+def unique_name(name: str, taken: Collection[str]) -> str:
+    """``name``, or ``name #2``, ``name #3`` … if it is already taken.
+
+    Examples
+    --------
+    >>> unique_name("gpt2", {"gpt2", "gpt2 #2"}), unique_name("bert", {"gpt2"})
+    ('gpt2 #3', 'bert')
+    """
+    if name not in taken:
+        return name
+    k = 2
+    while f"{name} #{k}" in taken:
+        k += 1
+    return f"{name} #{k}"

@@ -1,0 +1,108 @@
+"""``python -m space review``: the maintainer's side of the moderated leaderboard.
+
+    python -m space review --results DIR             # list the pending submissions
+    python -m space review --results DIR --approve NAME
+    python -m space review --results-repo REPO --reject NAME
+
+The store is the app's: the results folder (``--results``, ``$ADC_RESULTS_DIR``) or the Hub
+dataset repository (``--results-repo``, ``$ADC_RESULTS_REPO``; the token is ``$HF_TOKEN`` or
+a saved login). Approving moves a request's files to ``approved/``: a running app shows it to
+everybody within :data:`~space.data.submissions.REFRESH_S` seconds. Rejecting deletes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from li_adger.hub import HubError
+from li_adger.io.text_table import text_table
+from space.data.moderation import SubmitError, approve, read_requests, reject
+from space.data.results_folder import RESULTS_DIR_ENV
+from space.data.store import RESULTS_REPO_ENV, HubStore, LocalStore, Store, StoreError
+from space.data.submissions import REFRESH_S
+
+__all__ = ["main", "pending_table"]
+
+
+def pending_table(store: Store) -> str:
+    """The pending submissions of ``store`` as a text table (or a line saying there is none).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> print(pending_table(LocalStore(tempfile.mkdtemp())))
+    No submission is pending in the results folder ...
+    """
+    pending = read_requests(store)
+    if not pending:
+        return f"No submission is pending in {store.where}."
+    rows = [[r.name, r.benchmark, r.date, r.login or "—", r.file, r.headline()] for r in pending]
+    header = ["name", "benchmark", "date", "login", "file", "metrics"]
+    return f"Pending in {store.where}:\n" + text_table(header, rows)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m space review",
+        description="List the submissions waiting for review; approve one (it goes public) or "
+        "reject one (it is deleted).",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--results",
+        metavar="DIR",
+        default=None,
+        help=f"the app's results folder (default ${RESULTS_DIR_ENV})",
+    )
+    where.add_argument(
+        "--results-repo",
+        metavar="REPO",
+        default=None,
+        help=f"the app's Hub results repository (default ${RESULTS_REPO_ENV})",
+    )
+    act = p.add_mutually_exclusive_group()
+    for flag, does in (("--approve", "make it public"), ("--reject", "drop it")):
+        act.add_argument(flag, metavar="NAME", help=f"the pending submission NAME: {does}")
+    return p
+
+
+def _store(args: argparse.Namespace) -> Store | None:
+    """The store the options name (or the environment), else ``None``."""
+    repo = args.results_repo or (None if args.results else os.environ.get(RESULTS_REPO_ENV))
+    folder = args.results or os.environ.get(RESULTS_DIR_ENV)
+    if repo:
+        return HubStore(repo)
+    return LocalStore(folder) if folder else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command: 0 on success, 1 when the name or the store fails, 2 on bad usage."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        store = _store(args)
+        if store is None:
+            parser.error(
+                f"name the store: --results DIR or --results-repo REPO (or ${RESULTS_DIR_ENV}, "
+                f"${RESULTS_REPO_ENV})"
+            )
+        if args.approve:
+            req = approve(store, args.approve)
+            print(f"approved {req.name!r} ({req.benchmark}): public in {store.where}; a running "
+                  f"app shows it within {REFRESH_S:g} s")  # fmt: skip
+        elif args.reject:
+            req = reject(store, args.reject)
+            print(f"rejected {req.name!r} ({req.benchmark}): its files are deleted")
+        else:
+            print(pending_table(store))
+    except (SubmitError, StoreError, HubError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

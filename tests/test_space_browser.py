@@ -1,0 +1,389 @@
+"""The app in a browser: ``python -m space`` served on 127.0.0.1 (offline, no source file, from
+a folder of its own: :func:`space_helpers.served`) and driven in headless Chromium (Playwright,
+Debian's ``/usr/bin/chromium``), at a desktop's width (1280 px) and a phone's (390 px).
+
+At both widths: every tall figure can be scrolled to its bottom inside its box, with its colour
+bar in view at the top; no table cell or header wraps inside a word; the console shows no
+error. Screenshots go to ``artifacts/space/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from space_helpers import (
+    BASELINE,
+    ROOT,
+    char_count_csv,
+    csv_file,
+    li_adger_sentences,
+    readme_row,
+    served_app,
+)
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "artifacts" / "space"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HUMAN = "human split-half (LI only)"
+HIGHLIGHT_RGB = "rgb(253, 230, 138)"  # space.ui.leaderboard.HIGHLIGHT's #fde68a
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with served_app(tmp_path_factory) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": WIDTHS["desktop"], "height": 1000},
+        )
+        yield context
+        context.close()
+
+
+def _open(browser_context, url: str, width: int):
+    """A new page of the app at ``width`` px, its leaderboard loaded; and the list that
+    collects its console errors and uncaught exceptions."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": width, "height": 900 if width < 600 else 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(url, wait_until="domcontentloaded")
+    _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
+    return page, errors
+
+
+@pytest.fixture()
+def page(browser_context, app):
+    page, errors = _open(browser_context, app.url, WIDTHS["desktop"])
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture(params=list(WIDTHS), ids=list(WIDTHS))
+def sized(request, browser_context, app):
+    """A page at a desktop's and at a phone's width, and its width's name."""
+    page, errors = _open(browser_context, app.url, WIDTHS[request.param])
+    yield page, request.param
+    page.close()
+    assert not errors, errors
+
+
+def _shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _cell(page, table: str, text: str):
+    """The first visible cell of the table ``table`` showing ``text`` (Gradio also renders
+    hidden copies of the cells, to measure the columns)."""
+    return page.locator(f"{table} [role=gridcell]").get_by_text(text).first
+
+
+def _text(page, selector: str) -> str:
+    return page.locator(selector).inner_text()
+
+
+def _tab(page, name: str) -> None:
+    """Open the tab ``name``, from the "More tabs" menu when a narrow page has put it there."""
+    tab = page.get_by_role("tab", name=name, exact=True)
+    if tab.count() and tab.first.is_visible():
+        tab.first.click()
+        return
+    menu = page.locator(".tab-wrapper").filter(
+        has=page.locator(".overflow-dropdown button", has_text=name)
+    )
+    menu.last.get_by_label("More tabs").first.click()
+    menu.last.locator(".overflow-dropdown button", has_text=name).first.click()
+
+
+def _upload(page, path, outcome: str, name: str = ""):
+    """Upload ``path`` on the upload tab; wait until the status shows ``outcome``; return it."""
+    _tab(page, "Evaluate your scores")
+    if name:
+        page.locator("#name textarea").fill(name)
+    page.locator("#upload input[type=file]").set_input_files(str(path))
+    status = page.locator("#upload-status")
+    status.get_by_text(outcome).wait_for(timeout=60_000)
+    return status
+
+
+def _row_background(page, board: str, model: str) -> str:
+    """The background colour of the cell naming ``model`` in the table ``board``."""
+    return page.evaluate(
+        """([board, model]) => {
+            const cells = [...document.querySelectorAll(board + ' [role=gridcell]')];
+            const cell = cells.find(c => c.innerText.trim() === model);
+            if (!cell) return null;
+            for (const e of [cell, ...cell.querySelectorAll('*')]) {
+                const bg = getComputedStyle(e).backgroundColor;
+                if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+            }
+            return getComputedStyle(cell).backgroundColor;
+        }""",
+        [board, model],
+    )
+
+
+_BREAKS_INSIDE_WORDS = """(table) => {
+    // every visible header and cell of the table: where a line ends between two word
+    // characters (letters, digits, _), i.e. inside a word, with a few characters around it
+    const out = {checked: 0, headers: 0, broken: []};
+    const spans = document.querySelectorAll(
+        `${table} th span.text, ${table} [role=gridcell] span.text`);
+    for (const span of spans) {
+        const box = span.getBoundingClientRect();
+        if (!box.width || !box.height) continue;
+        for (const node of span.childNodes) {
+            if (node.nodeType !== 3 || !node.textContent.trim()) continue;
+            out.checked += 1;
+            if (span.closest('th')) out.headers += 1;
+            const text = node.textContent;
+            let top = null;
+            for (let i = 0; i < text.length; i++) {
+                const r = document.createRange();
+                r.setStart(node, i); r.setEnd(node, i + 1);
+                const rect = r.getClientRects()[0];
+                if (!rect) continue;
+                const t = Math.round(rect.top);
+                if (top !== null && t > top && /\\w/.test(text[i - 1]) && /\\w/.test(text[i]))
+                    out.broken.push(text.slice(Math.max(0, i - 15), i) + ' / ' + text.slice(i, i + 15));
+                top = t;
+            }
+        }
+    }
+    return out;
+}"""
+
+
+def _no_word_broken(page, table: str) -> None:
+    _ = page.locator(f"{table} [role=gridcell]").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(500)  # the columns are measured once the rows are in
+    got = page.evaluate(_BREAKS_INSIDE_WORDS, table)
+    assert got["checked"] > got["headers"] > 0, (table, got)  # headers and cells were seen
+    assert not got["broken"], (table, got["broken"][:5])
+
+
+_SCROLL_TO_BOTTOM = """(box) => {
+    // the figure's box scrolls by itself (not the page): scroll it to the bottom and tell
+    // whether the image's last row of pixels is then inside the box
+    const el = document.querySelector(box), img = el.querySelector('img');
+    const style = getComputedStyle(el);
+    el.scrollTop = el.scrollHeight;
+    const b = el.getBoundingClientRect(), r = img.getBoundingClientRect();
+    return {overflow: style.overflowY, image: img.naturalHeight, box: el.clientHeight,
+            bottom_reached: r.bottom <= b.bottom + 1 && r.bottom >= b.top,
+            left_reached: r.left >= b.left - 1};
+}"""
+
+
+def _reach_the_bottom(page, box: str) -> dict:
+    page.locator(f"{box} img").wait_for(timeout=60_000)
+    page.wait_for_timeout(500)
+    got = page.evaluate(_SCROLL_TO_BOTTOM, box)
+    assert got["overflow"] in ("auto", "scroll"), got
+    assert got["image"] > got["box"], got  # a tall figure: it does scroll
+    assert got["bottom_reached"] and got["left_reached"], got
+    return got
+
+
+# ----------------------------------------------------------------------------- both widths
+def test_browser_tall_figures_scroll_to_their_bottom(sized):
+    page, width = sized
+    _tab(page, "Phenomena")
+    got = _reach_the_bottom(page, "#heatmap")
+    assert got["image"] > 3000  # the 147 LI phenomena, every one labelled
+    page.locator("#heatmap").evaluate("el => { el.scrollTop = 0; }")
+    _shot(page, f"phenomena-{width}")
+    _tab(page, "BLiMP")
+    page.get_by_role("tab", name="Breakdown").first.click()
+    page.locator("#blimp-breakdown [role=gridcell]").first.wait_for(timeout=30_000)
+    page.locator("#blimp-breakdown-choice input").first.click()
+    page.get_by_role("option", name="per paradigm").click()
+    _cell(page, "#blimp-breakdown", "adjunct island").wait_for(timeout=30_000)
+    _reach_the_bottom(page, "#blimp-breakdown-plot")
+    _shot(page, f"blimp-paradigms-{width}")
+
+
+def test_browser_no_table_breaks_a_word(sized):
+    page, width = sized
+    for table in ("#leaderboard", "#ceiling"):
+        _no_word_broken(page, table)
+    _shot(page, f"leaderboard-{width}")
+    _tab(page, "Pair explorer")
+    _no_word_broken(page, "#pairs")
+    _shot(page, f"pairs-{width}")
+    for bench in ("BLiMP", "NPI", "Diagnostics", "CoLA"):
+        _tab(page, bench)
+        _no_word_broken(page, f"#{bench.lower()}-leaderboard")
+        _shot(page, f"{bench.lower()}-{width}")
+
+
+def test_browser_the_key_columns_come_first(sized):
+    page, _ = sized
+    visible = page.evaluate(
+        """() => {
+            const box = document.querySelector('#leaderboard .virtual-table-viewport')
+                ?? document.querySelector('#leaderboard table').parentElement;
+            const right = box.getBoundingClientRect().right;
+            return [...document.querySelectorAll('#leaderboard thead th')]
+                .filter(th => th.getBoundingClientRect().right <= right + 1)
+                .map(th => th.innerText.replace(/\\s+/g, ' ').trim());
+        }"""
+    )
+    assert visible[:2] == ["Model", "ADC δ=0.50"], visible
+    # every number is shown whole: a cell as wide as its text
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('#leaderboard [role=gridcell] span.text')]
+            .filter(s => s.getBoundingClientRect().width && s.scrollWidth > s.clientWidth + 1)
+            .map(s => s.innerText)"""
+    )
+    assert not cut, cut[:5]
+
+
+# ----------------------------------------------------------------------------- desktop
+def test_browser_page_loads_offline_with_no_source_file(page):
+    text = _text(page, "#leaderboard")
+    assert "ADC δ=0.50" in text and BASELINE in text and "trigram (slor)" in text
+    assert "thesis reference" in text and "BERT large-cased (MLM, PLL)" in text
+    assert "smollm2 (fitted, default)" in text
+    page.locator("#curves img").wait_for(timeout=30_000)
+    _shot(page, "page-offline")
+
+
+def test_browser_the_human_ceiling_is_shown_apart(page):
+    assert HUMAN not in _text(page, "#leaderboard")
+    _cell(page, "#ceiling", HUMAN).wait_for(timeout=30_000)
+    ceiling = _text(page, "#ceiling")
+    want = readme_row(HUMAN)
+    assert f"{want['0.5']:.3f}" in ceiling and f"{want['blimp']:.3f}" in ceiling
+    assert "not ranked above" in _text(page, "#ceiling-notes")
+    page.locator("#ceiling").scroll_into_view_if_needed()
+    _shot(page, "ceiling-apart")
+
+
+def test_browser_delta_slider_changes_the_table(page):
+    before = _text(page, "#leaderboard")
+    slider = page.locator("#delta input[type=range]")
+    slider.focus()
+    for _ in range(10):  # 0.5 → 1.0 in steps of 0.05
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "t => document.querySelector('#leaderboard').innerText.includes(t)",
+        arg="ADC δ=1.00",
+        timeout=30_000,
+    )
+    after = _text(page, "#leaderboard")
+    assert "ADC δ=0.50" in before and "ADC δ=1.00" in after
+    # not only the header: the numbers change too
+    assert after.replace("ADC δ=1.00", "") != before.replace("ADC δ=0.50", "")
+    _shot(page, "delta-1.0")
+
+
+def test_browser_typing_delta_zero_is_answered(page):
+    box = page.locator("#delta input[type=number]")
+    box.fill("0")
+    box.press("Enter")
+    page.locator("#delta-note").get_by_text("δ = 0 is not shown").wait_for(timeout=30_000)
+    assert "no pair meets at δ = 0" in _text(page, "#delta-note")
+    page.wait_for_function(
+        "t => document.querySelector('#leaderboard').innerText.includes(t)",
+        arg="ADC δ=0.05",
+        timeout=30_000,
+    )
+    _shot(page, "delta-0")
+
+
+def test_browser_an_upload_is_scored_and_its_row_highlighted(page, tmp_path):
+    path, _ = char_count_csv(tmp_path, li_adger_sentences(), "my_model")
+    status = _upload(page, path, "Scored")
+    assert "my_model" in status.inner_text()
+    page.get_by_role("tab", name="LI-Adger (ADC)").click()
+    page.get_by_role("tab", name="Leaderboard").first.click()
+    _cell(page, "#leaderboard", "my_model").wait_for(timeout=30_000)
+    assert _row_background(page, "#leaderboard", "my_model") == HIGHLIGHT_RGB
+    assert _row_background(page, "#leaderboard", BASELINE) != HIGHLIGHT_RGB
+    _shot(page, "upload-highlighted")
+
+
+def test_browser_a_submission_waits_for_review(page, tmp_path, app):
+    path, _ = char_count_csv(tmp_path, li_adger_sentences(), "browser-submitted")
+    _upload(page, path, "Scored", name="submitted in the browser")
+    page.locator("#submit").click()
+    page.locator("#submit-status").get_by_text("Submitted").wait_for(timeout=60_000)
+    assert "waits for a maintainer's review" in _text(page, "#submit-status")
+    assert (app.results / "pending" / "submitted-in-the-browser.json").is_file()
+    _shot(page, "submitted")
+    page.reload(wait_until="domcontentloaded")  # a new session: not public before a review
+    _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
+    assert "submitted in the browser" not in _text(page, "#leaderboard")
+
+
+def test_browser_malformed_upload_shows_its_error(page, tmp_path):
+    path = csv_file(tmp_path / "bad.csv", [("a", "1")], header="sentence,logprob")
+    status = _upload(page, path, "Refused")
+    assert "expected the CSV header 'id,score' (got 'sentence,logprob')" in status.inner_text()
+    _shot(page, "upload-refused")
+
+
+def test_browser_a_benchmark_tab_shows_its_leaderboard_and_breakdown(page):
+    _tab(page, "BLiMP")
+    board = page.locator("#blimp-leaderboard")
+    _cell(page, "#blimp-leaderboard", "GPT-2").wait_for(timeout=30_000)
+    text = board.inner_text()
+    assert "trigram (slor)" in text and "offline model" in text and "0.830" in text
+    assert "0.886" in _text(page, "#blimp-human") and "0.886" not in text
+    _shot(page, "blimp")
+    page.get_by_role("tab", name="Breakdown").first.click()
+    _cell(page, "#blimp-breakdown", "island effects").wait_for(timeout=30_000)
+    page.locator("#blimp-breakdown-plot img").wait_for(timeout=30_000)
+    _shot(page, "blimp-breakdown")
+
+
+def test_browser_pair_explorer_wraps_sentences_between_words(page):
+    _tab(page, "Pair explorer")
+    _cell(page, "#pairs", "attempted to").wait_for(timeout=30_000)
+    cells = page.evaluate(
+        """() => [...document.querySelectorAll('#pairs [role=gridcell] span.text')]
+            .filter(s => s.getBoundingClientRect().width && s.innerText.trim())
+            .map(s => {
+                const r = document.createRange();
+                r.selectNodeContents(s);
+                const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+                return {col: s.closest('[role=gridcell]').dataset.col, text: s.innerText,
+                        lines: tops.size};
+            })"""
+    )
+    outcome = [c for c in cells if c["text"] in ("pass", "fail")]
+    assert outcome and all(c["lines"] == 1 for c in outcome), outcome[:5]
+    sentences = [c for c in cells if c["col"] in ("6", "7")]
+    assert sentences and any(c["lines"] > 1 for c in sentences)  # long sentences do wrap…
+    _no_word_broken(page, "#pairs")  # …but only between words
+    _shot(page, "pairs")
