@@ -16,10 +16,9 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import pairs
-from metric_adc.ceiling import cli as ceiling_cli
+from metric_adc import pairs, rows
 from metric_adc.ceiling import compute as ceiling
-from metric_adc.report import rows
+from metric_adc.cli import ceiling as ceiling_cli
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis import outputs as thesis
 

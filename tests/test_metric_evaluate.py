@@ -14,9 +14,9 @@ import pytest
 from scipy import stats
 
 import metric_adc
-from metric_adc import pairs
-from metric_adc.report import rows
+from metric_adc import pairs, rows
 from metric_adc.thesis import outputs as thesis
+from metric_adc.thesis.models import thesis_pair_table
 
 evaluate = pytest.importorskip("evaluate")
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def test_li_adger_through_the_module_gives_the_thesis_deltas_figures(adc):
     # the thesis's BERT base-uncased MLM scores, given as the card says (ids, all 4,178
     # sentences as population); expected figures straight from the thesis's delta columns
     m = next(m for m in thesis.load_thesis_models() if m.name == "bert-base-uncased-mlm")
-    table = pairs.thesis_pair_table()
+    table = thesis_pair_table()
     r = adc.compute(
         predictions_good=[m.scores[i] for i in table.good_ids],
         predictions_bad=[m.scores[i] for i in table.bad_ids],
@@ -103,7 +103,7 @@ def test_result_keys_are_the_report_row_keys_but_what_names_the_row(adc):
 
 def test_prestandardized_trigram(adc):
     m = next(m for m in thesis.load_thesis_models() if m.name == "trigram-slor")
-    table = pairs.thesis_pair_table()
+    table = thesis_pair_table()
     keep = [i for i, h in enumerate(table.human_delta) if h == h]
     r = adc.compute(
         predictions_good=[m.scores[table.good_ids[i]] for i in keep],

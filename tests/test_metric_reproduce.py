@@ -7,15 +7,16 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import pairs
-from metric_adc.report import rows
+from metric_adc import rows
+from metric_adc.report.li_adger import evaluate_li_adger
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis import outputs as thesis
+from metric_adc.thesis.models import reproduce_rows, thesis_model_deltas, thesis_pair_table
 
 
 @pytest.fixture(scope="module")
 def thesis_rows():
-    return {r["model"]: r for r in rows.reproduce_rows()}
+    return {r["model"]: r for r in reproduce_rows()}
 
 
 def test_trigram_slor_matches_the_thesis(thesis_rows):
@@ -51,8 +52,8 @@ def test_pair_deltas_match_the_thesis_delta_columns(thesis_rows):
 
     with (thesis.default_dir() / thesis.PAIRS_FILE).open(encoding="utf-8") as fh:
         pf = list(csv.DictReader(fh))
-    table = pairs.thesis_pair_table()
-    models = pairs.thesis_model_deltas(table)
+    table = thesis_pair_table()
+    models = thesis_model_deltas(table)
     assert [m.name for m, _ in models] == list(thesis.MODELS)
     for m, scored in models:
         col = thesis.MODELS[m.name][1] + "_zscore-delta"
@@ -112,7 +113,7 @@ def test_cli_report_errors_are_one_line(tmp_path, capsys):
 
 def test_evaluate_li_adger_on_the_dataset_agrees_with_the_thesis_pairs(thesis_rows):
     s = thesis.load_thesis_scores()["bert-large-cased-cola"]
-    row = rows.evaluate_li_adger(s, model="blc")
+    row = evaluate_li_adger(s, model="blc")
     want = thesis_rows["bert-large-cased-cola"]
     # the dataset's 2,365 evaluable pairs are the thesis's pairs minus the 2 without judgement
     assert (row["n_pairs"], row["n_excluded"]) == (2365, 0)

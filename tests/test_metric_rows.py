@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metric_adc import pairs
-from metric_adc.report import rows
+from metric_adc import pairs, rows
+from metric_adc.scores.labels import convention_of, row_label
 
 SCORES = {"a": 3.0, "b": 1.0, "c": 0.0, "d": 2.0}
 SD = math.sqrt(1.25)  # population sd of 3, 1, 0, 2 (mean 1.5)
@@ -120,8 +120,8 @@ def test_the_adc_row_headline_is_li_adgers_headline():
     ],
 )  # fmt: skip
 def test_row_label_names_model_variant_and_convention(metadata, label, convention):
-    assert rows.row_label(metadata) == label
-    assert rows.convention_of(metadata) == convention
+    assert row_label(metadata) == label
+    assert convention_of(metadata) == convention
 
 
 def _npi_result(passed: list[bool], environments: list[str]) -> dict:

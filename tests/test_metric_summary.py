@@ -33,7 +33,7 @@ from test_benchmarks_metrics import _TABLE_3
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc.report import rows
+from metric_adc import rows
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis.outputs import load_thesis_scores
 

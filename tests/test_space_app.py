@@ -7,7 +7,7 @@ unset, so LI-Adger comes from the package's committed build, the thesis's refere
 absent (with a note), and the offline model, the human ceiling and the BLiMP references come
 from the results shipped with the app. Its results folder holds one scores file, a word-count
 baseline (score = minus the number of words), and is where uploads are kept. Expected
-numbers are computed independently with :func:`metric_adc.report.rows.evaluate_li_adger` or read
+numbers are computed independently with :func:`metric_adc.report.li_adger.evaluate_li_adger` or read
 from the README.
 
 Screenshots go to ``artifacts/space/`` (git-ignored).
@@ -131,10 +131,10 @@ def client(server):
 def expected(baseline_scores):
     """The metric's own row for the word-count baseline on the LI-Adger pairs."""
     from metric_adc import pairs
-    from metric_adc.report import rows
+    from metric_adc.report.li_adger import evaluate_li_adger
 
     table = pairs.li_adger_pairs()
-    return table, rows.evaluate_li_adger(baseline_scores, model=BASELINE, deltas=[0.5, 1.0])
+    return table, evaluate_li_adger(baseline_scores, model=BASELINE, deltas=[0.5, 1.0])
 
 
 # ----------------------------------------------------------------------------- helpers

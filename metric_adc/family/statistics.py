@@ -33,20 +33,19 @@ Sections:
 refers to are required; an id that is not a unit of the benchmark, a missing score or a
 non-finite one raises :class:`ValueError` naming it.
 
-:func:`reference_results` gives the benchmark's reference rows in the same shape.
+:func:`result_from_shares` gives that shape to published per-group shares (the reference rows
+of :mod:`metric_adc.report.references`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from li_adger.benchmarks import BENCHMARKS, Benchmark, Items, benchmark, load_items, load_references
+from li_adger.benchmarks import Benchmark, Items, benchmark
 from metric_adc import classification, core, prediction
 
 __all__ = [
@@ -56,7 +55,7 @@ __all__ = [
     "Outcomes",
     "evaluate_items",
     "outcomes",
-    "reference_results",
+    "result_from_shares",
     "summarize_outcomes",
 ]
 
@@ -393,8 +392,8 @@ def evaluate_items(
     items: Items,
     scores: Mapping[str, float],
     *,
-    ranks: Mapping[str, int] | None = None,
     kind: str | None = None,
+    ranks: Mapping[str, int] | None = None,
     seed: int = 0,
     n_folds: int = classification.N_FOLDS,
 ) -> dict:
@@ -407,26 +406,28 @@ def evaluate_items(
     scores
         Unit id → score: a sentence's score for pairs and labelled sentences; the natural-log
         probability of the completion given the context for cloze units.
-    ranks
-        Cloze only: unit id → rank of the completion among the model's predictions (1 = top).
     kind
         The scorer's kind (``"cola"``, ``"mlm"``, ``"causal"``, ``"ngram"``, or ``None``);
         ``"cola"`` classifies labelled sentences at threshold 0, any other at a fitted one.
+    ranks
+        Cloze only: unit id → rank of the completion among the model's predictions (1 = top).
     seed, n_folds
         The cross-validation of a fitted threshold.
 
     Examples
     --------
-    >>> import pandas as pd
+    Two comparisons of BLiMP's paradigm ``x``, one of ``y``: the headline is the mean over
+    paradigms (1.0 and 0.0), the pooled criterion 2 of 3.
+
     >>> from li_adger.benchmarks import Items
-    >>> units = pd.DataFrame({"id": ["g1", "b1", "g2", "b2"], "sentence": list("abcd")})
-    >>> pairs = pd.DataFrame({"pair_id": ["1", "2"], "good_id": ["g1", "g2"],
-    ...                       "bad_id": ["b1", "b2"], "UID": ["x", "y"],
-    ...                       "linguistics_term": ["t", "t"], "field": ["f", "f"]})
-    >>> r = evaluate_items("blimp", Items("blimp", "pairs", units, pairs),
-    ...                    {"g1": -10.0, "b1": -12.0, "g2": -9.0, "b2": -8.0})
-    >>> r["pairs"]["blimp"], r["pairs"]["groups"]["UID"], r["headline"]["value"]
-    (0.5, {'x': {'n_pairs': 1, 'blimp': 1.0}, 'y': {'n_pairs': 1, 'blimp': 0.0}}, 0.5)
+    >>> units = pd.DataFrame({"id": list("abcdef"), "sentence": list("abcdef")})
+    >>> comparisons = pd.DataFrame({"pair_id": list("123"), "good_id": list("ace"),
+    ...     "bad_id": list("bdf"), "UID": ["x", "x", "y"], "linguistics_term": ["t"] * 3,
+    ...     "field": ["f"] * 3})
+    >>> r = evaluate_items("blimp", Items("blimp", "pairs", units, comparisons),
+    ...     {"a": -1.0, "b": -2.0, "c": -3.0, "d": -4.0, "e": -6.0, "f": -5.0})
+    >>> r["headline"]["value"], round(r["pairs"]["blimp"], 4), r["pairs"]["groups"]["UID"]["y"]
+    (0.5, 0.6667, {'n_pairs': 1, 'blimp': 0.0})
     >>> sorted(r), r["cloze"], r["labelled"]
     (['benchmark', 'cloze', 'form', 'headline', 'labelled', 'note', 'pairs'], None, None)
     """
@@ -458,90 +459,19 @@ def summarize_outcomes(bench: Benchmark | str, o: Outcomes) -> dict:
     return _result(spec, **sections)
 
 
-def _blimp_reference(frame: pd.DataFrame, share: str, n: pd.Series | float) -> dict:
-    rows = frame[list(BENCHMARKS["blimp"].groups)].copy()
-    rows["n"] = n
-    rows["share"] = frame[share].to_numpy(float)
-    return _shares(rows, BENCHMARKS["blimp"].groups)
-
-
-def _blimp_human(spec: Benchmark, source) -> dict[str, dict]:
-    human = load_references(spec.name, source=source)["blimp-human"]
-    note = (
-        "Warstadt et al. (2020), §3.4: per paradigm, the share of about 100 individual "
-        "forced-choice judgements (20 validators × 5 pairs) that chose the acceptable "
-        "sentence; n_pairs counts the 5 validated pairs of each paradigm"
-    )
-    return {"human": _result(spec, note, pairs=_blimp_reference(human, "agreement", 5.0))}
-
-
-def _blimp_models(spec: Benchmark, source) -> dict[str, dict]:
-    models = load_references(spec.name, source=source)["blimp-models"]
-    out = {}
-    for model, frame in models.groupby("model", sort=False):
-        note = f"Warstadt et al. (2020): {model}, per-paradigm accuracy (models_summary.jsonl)"
-        out[str(model)] = _result(spec, note, pairs=_blimp_reference(frame, "accuracy", 1000.0))
-    return out
-
-
-def _thesis(spec: Benchmark, source) -> dict[str, dict]:
-    from metric_adc.thesis import outputs as thesis
-
-    items = load_items(spec.name, source=source)
-    units = set(items.units["id"])
-    out = {}
-    folder = None if source is None else Path(source) / "thesis-outputs"
-    for model in thesis.load_thesis_models(folder):
-        if model.standardized or not units <= set(model.scores):
-            continue  # the trigram rows: thesis z-scores of part of the sentences
-        kind = "cola" if model.name.endswith("-cola") else "mlm"
-        scores = {i: model.scores[i] for i in units}
-        result = evaluate_items(spec, items, scores, kind=kind)
-        result["note"] = f"Vázquez Martínez (2021): {model.label}, from the thesis's outputs"
-        out[model.name] = result
-    return out
-
-
-_REFERENCE_SOURCES: dict[str, Callable[[Benchmark, object], dict[str, dict]]] = {
-    "blimp-human": _blimp_human,
-    "blimp-models": _blimp_models,
-    "thesis": _thesis,
-}
-"""Reference-source name (``Benchmark.references``) → its rows, in the shape of
-:func:`evaluate_items`."""
-
-
-def reference_results(
-    bench: Benchmark | str, *, source: str | os.PathLike | None = None
-) -> dict[str, dict]:
-    """The benchmark's reference rows, row name → result in the shape of :func:`evaluate_items`.
-
-    BLiMP: ``human`` (the validators' individual agreement) and the paper's ``5-gram``,
-    ``LSTM``, ``Transformer-XL`` and ``GPT-2``, from per-paradigm accuracies aggregated as for a
-    model (a group's value is the pooled share over its pairs = the mean over its paradigms).
-    LI-Adger: the thesis's six BERT models that scored every sentence (masked LMs, and CoLA
-    classifiers at threshold 0 for the MCC against the expert labels); the thesis's trigram
-    rows hold z-scores of part of the sentences and are left to the ADC report. Others: none.
+def result_from_shares(bench: Benchmark | str, shares: pd.DataFrame, *, note: str) -> dict:
+    """A pairs benchmark's result (the shape of :func:`evaluate_items`) from published shares:
+    one row per group of pairs with the benchmark's group columns, ``n`` (its pairs) and
+    ``share`` (the share of them passed), e.g. a paper's per-paradigm accuracies. A group
+    level's value is the pooled share over its pairs, as for a model.
 
     Examples
     --------
-    >>> refs = reference_results("blimp")
-    >>> list(refs)
-    ['human', '5-gram', 'LSTM', 'Transformer-XL', 'GPT-2']
-    >>> [round(r["headline"]["value"], 3) for r in refs.values()]
-    [0.886, 0.612, 0.698, 0.696, 0.83]
-    >>> reference_results("npi")
-    {}
+    >>> shares = pd.DataFrame({"UID": ["x", "y"], "linguistics_term": ["t", "t"],
+    ...     "field": ["f", "f"], "n": [1000.0, 1000.0], "share": [0.9, 0.6]})
+    >>> r = result_from_shares("blimp", shares, note="a paper")
+    >>> round(r["headline"]["value"], 3), r["pairs"]["n_pairs"], r["note"]
+    (0.75, 2000, 'a paper')
     """
     spec = _spec(bench)
-    out: dict[str, dict] = {}
-    for name in spec.references:
-        try:
-            resolve = _REFERENCE_SOURCES[name]
-        except KeyError:
-            raise ValueError(
-                f"{spec.name}: unknown reference source {name!r}; expected one of "
-                f"{list(_REFERENCE_SOURCES)}"
-            ) from None
-        out.update(resolve(spec, source))
-    return out
+    return _result(spec, note, pairs=_shares(shares, spec.groups))

@@ -64,7 +64,7 @@ def analyze_on_pairs(
 
     Examples
     --------
-    >>> from metric_adc.pairs import thesis_model_deltas, thesis_pair_table
+    >>> from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table
     >>> t = thesis_pair_table()
     >>> md = {m.name: d for m, d in thesis_model_deltas(t)}
     >>> a = analyze_on_pairs(md["bert-base-uncased-mlm"], t, rng=np.random.default_rng(0),

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from metric_adc import core
+from metric_adc import core, rows
 from metric_adc.pairs import PairTable, model_deltas
-from metric_adc.report import rows
 from metric_adc.scores.file import ScoresFile
 
 if TYPE_CHECKING:
@@ -74,7 +73,7 @@ class ModelEntry:
 
     ``z`` maps each scored sentence id to its z-score; ``model_delta`` holds Δlm for every
     pair of the pair table, in table order; ``row`` is the metric's result row (the
-    δ-independent statistics, :func:`metric_adc.report.rows.model_row`); ``curve`` is the ADC(δ)
+    δ-independent statistics, :func:`metric_adc.rows.model_row`); ``curve`` is the ADC(δ)
     sweep of :func:`metric_adc.core.delta_sweep`. Entries compare and hash by identity (a
     session's state is hashed to detect changes).
     """
@@ -92,7 +91,7 @@ class ModelEntry:
 class Ceiling:
     """The human split-half ceiling (LI pairs only): its result row and mean ADC(δ) curve.
 
-    ``row`` is :func:`metric_adc.report.rows.ceiling_row` (with ``n_splits`` and ``seed``);
+    ``row`` is :func:`metric_adc.rows.ceiling_row` (with ``n_splits`` and ``seed``);
     ``deltas``/``adc`` the mean ADC(δ) over the split-halves on a grid of δ.
     """
 
@@ -183,7 +182,7 @@ def entry_from_scores(
 
 def model_name(sf: ScoresFile, fallback: str) -> str:
     """A display name for a scores file: the reports' row label of its metadata (model,
-    variant, convention: :func:`metric_adc.report.rows.row_label`), else ``fallback``.
+    variant, convention: :func:`metric_adc.scores.labels.row_label`), else ``fallback``.
 
     Examples
     --------
@@ -195,7 +194,7 @@ def model_name(sf: ScoresFile, fallback: str) -> str:
     >>> model_name(ScoresFile({}, [], np.array([])), "my_scores")
     'my_scores'
     """
-    from metric_adc.report.rows import row_label
+    from metric_adc.scores.labels import row_label
 
     if not str(sf.metadata.get("model") or "").strip():
         return fallback

@@ -263,9 +263,9 @@ def compute_ceiling() -> Ceiling:
     >>> c.row["n_splits"], round(c.row["adc"]["0.5"], 3)
     (100, 0.486)
     """
+    from metric_adc import rows
     from metric_adc.ceiling import compute as ceiling
     from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS
-    from metric_adc.report import rows
 
     result = ceiling.compute_ceiling(n_splits=HUMAN_ROW_SPLITS, seed=0, tasks=False)
     curve = result["curve"]

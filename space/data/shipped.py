@@ -5,7 +5,7 @@ The folder holds results only, never a benchmark's sentences::
 
     ceiling.json                 the human split-half ceiling: its row and mean ADC(δ) curve
     li_adger/<model>.csv         id,score for each of LI-Adger's 4,178 sentences
-    li_adger/<model>.json        that model's metadata and result row (metric_adc.report.rows)
+    li_adger/<model>.json        that model's metadata and result row (metric_adc.rows)
     <benchmark>/<model>.json     metadata and metric_adc.family.statistics result (cloze: + the rank and
                                  top predictions of each expected completion)
     <benchmark>/references.json  the benchmark's reference rows (metric_adc.family.statistics)
@@ -181,7 +181,7 @@ def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
 
 
 def write_references(folder: str | Path, benchmark: str, references: Mapping[str, dict]) -> Path:
-    """Write ``<benchmark>/references.json``: :func:`metric_adc.family.statistics.reference_results`."""
+    """Write ``<benchmark>/references.json``: :func:`metric_adc.report.references.reference_results`."""
     return atomic_write_text(Path(folder) / benchmark / REFERENCES_FILE, _dump(dict(references)))
 
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS, benchmark, load_items
 from li_adger.sources import ChecksumError, SourceNotFoundError
-from metric_adc.family.statistics import reference_results
+from metric_adc import rows
 from metric_adc.pairs import li_adger_pairs
-from metric_adc.report import rows
+from metric_adc.report.references import reference_results
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from space.data import shipped
 from space.data.benchmark_data import family_entry_from_scores
