@@ -427,7 +427,8 @@ def benchmark_row(
 
     Examples
     --------
-    >>> from metric_adc.family.statistics import summarize_outcomes, Outcomes
+    >>> from metric_adc.family.outcomes import Outcomes
+    >>> from metric_adc.family.statistics import summarize_outcomes
     >>> import pandas as pd
     >>> o = Outcomes("npi", pairs=pd.DataFrame({"environment": ["adverbs", "only"],
     ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))

@@ -125,7 +125,8 @@ def test_row_label_names_model_variant_and_convention(metadata, label, conventio
 
 
 def _npi_result(passed: list[bool], environments: list[str]) -> dict:
-    from metric_adc.family.statistics import Outcomes, summarize_outcomes
+    from metric_adc.family.outcomes import Outcomes
+    from metric_adc.family.statistics import summarize_outcomes
 
     n = len(passed)
     frame = pd.DataFrame(
@@ -149,7 +150,8 @@ def test_benchmark_row_by_hand():
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
-    from metric_adc.family.statistics import Outcomes, summarize_outcomes
+    from metric_adc.family.outcomes import Outcomes
+    from metric_adc.family.statistics import summarize_outcomes
 
     sens = pd.DataFrame({"item_id": ["a", "b", "c"], "set": ["S1", "S1", "S2"],
                          "condition": ["", "", ""], "passed": [True, False, True],

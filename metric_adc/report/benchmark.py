@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from metric_adc.family import statistics as family
 from metric_adc.family.items import items_of
+from metric_adc.family.outcomes import outcomes
+from metric_adc.family.statistics import summarize_outcomes
 from metric_adc.report.analysis import analyze_outcomes
 from metric_adc.report.references import reference_rows
 from metric_adc.report.shape import report_of
@@ -47,11 +48,11 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     """
     if bs.benchmark == "li_adger":
         raise ValueError("LI-Adger's report is the ADC report (metric_adc.report.li_adger)")
-    o = family.outcomes(
+    o = outcomes(
         bs.benchmark, items_of(bs.benchmark), bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed
     )
     row = benchmark_row(
-        family.summarize_outcomes(bs.benchmark, o),
+        summarize_outcomes(bs.benchmark, o),
         model=bs.model,
         convention=bs.convention,
         n_units=len(bs.scores),

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from li_adger.benchmarks import Benchmark, benchmark, load_items, load_references
+from li_adger.benchmarks import Benchmark, load_items, load_references
+from metric_adc.family.outcomes import spec_of
 from metric_adc.family.statistics import evaluate_items, result_from_shares
 from metric_adc.rows import benchmark_row
 from metric_adc.thesis import outputs as thesis
@@ -97,7 +98,7 @@ def reference_results(
     >>> reference_results("npi")
     {}
     """
-    spec = benchmark(bench) if isinstance(bench, str) else bench
+    spec = spec_of(bench)
     out: dict[str, dict] = {}
     for name in spec.references:
         try:

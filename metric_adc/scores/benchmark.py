@@ -34,7 +34,7 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.family.items import items_of
-from metric_adc.family.statistics import KINDS
+from metric_adc.family.outcomes import KINDS
 from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_texts
 from metric_adc.scores.file import ScoresFile, read_scores
 from metric_adc.scores.labels import convention_of, row_label
@@ -80,7 +80,7 @@ class BenchmarkScores:
 
     ``model`` is the row label (:func:`metric_adc.scores.labels.row_label`), ``convention`` the
     convention it names (:func:`metric_adc.scores.labels.convention_of`), ``kind`` the scorer's kind
-    as :func:`metric_adc.family.statistics.evaluate_items` takes it (``None`` for a kind it does not
+    as :func:`metric_adc.family.outcomes.outcomes` takes it (``None`` for a kind it does not
     know: a threshold is then fitted), ``ranks`` a cloze file's ranks (``None`` without).
     """
 

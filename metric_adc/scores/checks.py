@@ -55,7 +55,9 @@ def check_texts(
     differ = [
         k
         for k, (i, t) in enumerate(zip(ids, texts, strict=True))
-        if i in dataset_texts and _normal(t) != _normal(dataset_texts[i])
+        if i in dataset_texts
+        and t != dataset_texts[i]  # the same text needs no normalizing
+        and _normal(t) != _normal(dataset_texts[i])
     ]
     if not differ:
         return
