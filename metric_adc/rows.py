@@ -12,9 +12,10 @@ last), and its benchmark's own statistics between them:
   human row); :func:`ceiling_row` (the human split-half ceiling,
   :func:`metric_adc.ceiling.compute.compute_ceiling`);
 - every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
-  (a result of :func:`metric_adc.family.statistics.evaluate_items`, or of a reference row);
-- one model across the family, keys :data:`SUMMARY_KEYS`: :func:`summary_row`, the one
-  builder of that shape (one headline per benchmark).
+  (a result of :func:`metric_adc.family.statistics.evaluate_items`, or of a reference row).
+
+A summary row (one model across the family) is built from these rows by
+:func:`metric_adc.report.summary.summary_row`.
 
 Rows name a scores file's model as :func:`metric_adc.scores.labels.row_label` does. The rows
 read from data live with the data: the thesis's models and its Table 2.2 in
@@ -33,7 +34,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.pairs import ModelDeltas, PairTable, model_deltas
 
@@ -43,14 +43,11 @@ __all__ = [
     "ROW_KEYS",
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
-    "SUMMARY_DELTA",
-    "SUMMARY_KEYS",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
     "model_row",
     "source_row",
-    "summary_row",
 ]
 
 _PAIR_KEYS = (
@@ -124,26 +121,6 @@ headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`
 minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
 ``cloze`` and ``labelled`` of :func:`metric_adc.family.statistics.evaluate_items` (``None`` where the
 benchmark has no such part)."""
-
-SUMMARY_DELTA: float = 0.5
-"""The δ of the ADC column of :func:`summary_row`."""
-
-SUMMARY_KEYS = (
-    "model",
-    "convention",
-    "reference",
-    "headlines",
-    "adc",
-    "li_adger_mcc",
-    "files",
-    "note",
-)
-"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
-:data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
-result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
-CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
-``None`` for other kinds), ``reference`` whether the row is a reference row, ``files``
-benchmark → the scores file behind the row's numbers."""
 
 
 def _row(
@@ -454,54 +431,3 @@ def benchmark_row(
         note=result["note"] if note is None else note,
         extra=extra,
     )
-
-
-def summary_row(
-    rows: Sequence[Mapping],
-    *,
-    model: str,
-    convention: str | None = None,
-    reference: bool = False,
-    files: Mapping[str, str] | None = None,
-    note: str | None = None,
-) -> dict:
-    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
-    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
-    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
-    labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
-    agree on its headline.
-
-    Examples
-    --------
-    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
-    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
-    >>> s = summary_row([a, b], model="toy", convention="slor")
-    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
-    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
-    """
-    headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
-    adc = mcc = None
-    key = core.delta_key(SUMMARY_DELTA)
-    for row in rows:
-        name = row["benchmark"]
-        if name not in headlines:
-            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
-        if headlines[name] is not None and row["headline"] != headlines[name]:
-            raise ValueError(
-                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
-            )
-        headlines[name] = row["headline"]
-        if "adc" in row:
-            adc = row["adc"].get(key)
-        labelled = row.get("labelled")
-        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
-            mcc = labelled["mcc"]
-    body = {
-        "convention": convention,
-        "reference": bool(reference),
-        "headlines": headlines,
-        "adc": adc,
-        "li_adger_mcc": mcc,
-        "files": dict(files or {}),
-    }
-    return {"model": str(model), **body, "note": note}

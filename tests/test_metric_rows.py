@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from metric_adc import pairs, rows
+from metric_adc.report.summary import SUMMARY_KEYS, summary_row
 from metric_adc.scores.labels import convention_of, row_label
 
 SCORES = {"a": 3.0, "b": 1.0, "c": 0.0, "d": 2.0}
@@ -81,7 +82,7 @@ def test_row_keys_are_the_documented_ones():
         "model", "benchmark", "convention", "headline", "n_units", "n_items", "n_pairs",
         "pairs", "cloze", "labelled", "note",
     )  # fmt: skip
-    assert rows.SUMMARY_KEYS == (
+    assert SUMMARY_KEYS == (
         "model", "convention", "reference", "headlines", "adc", "li_adger_mcc", "files", "note",
     )  # fmt: skip
     # the shared keys mean the same in both shapes, at the same places
@@ -176,12 +177,12 @@ def test_summary_row_by_hand():
     )
     adc = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy (slor)")
     npi = rows.benchmark_row(_npi_result([True, False], ["only", "only"]), model="toy (slor)")
-    s = rows.summary_row([adc, npi], model="toy (slor)", convention="slor",
+    s = summary_row([adc, npi], model="toy (slor)", convention="slor",
                          files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
-    assert list(s) == list(rows.SUMMARY_KEYS)
+    assert list(s) == list(SUMMARY_KEYS)
     assert s["headlines"] == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "diagnostics": None,
                               "cola": None}  # fmt: skip
     # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
     assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
     with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
-        rows.summary_row([npi, {**npi, "headline": 1.0}], model="toy")
+        summary_row([npi, {**npi, "headline": 1.0}], model="toy")

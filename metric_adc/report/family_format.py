@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
-from metric_adc.rows import SUMMARY_DELTA
+from metric_adc.report.summary import SUMMARY_DELTA
 from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE
 
 __all__ = [
