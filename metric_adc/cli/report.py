@@ -68,9 +68,6 @@ def run_report(args: argparse.Namespace) -> int:
     from metric_adc.report.formatting import format_li_adger_report
     from metric_adc.report.li_adger import li_adger_plots, li_adger_report
 
-    if args.linking and args.plots:
-        raise ValueError("--linking computes its own scores: drop --baseline, --plots and "
-                         "--prestandardized")  # fmt: skip
     pairs = None
     if args.pairs == "thesis":
         from metric_adc.thesis.models import thesis_pair_table

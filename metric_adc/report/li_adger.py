@@ -48,6 +48,9 @@ __all__ = [
 ]
 
 
+_LINKING_ALONE = "--linking computes its own scores: drop --baseline, --plots and --prestandardized"
+
+
 def evaluate_li_adger(
     scores: Mapping[str, float],
     *,
@@ -144,9 +147,7 @@ def li_adger_report(
     beside = [] if human is None else [human]
     if linking:
         if baseline is not None or not standardize:
-            raise ValueError(
-                "--linking computes its own scores: drop --baseline, --plots and --prestandardized"
-            )
+            raise ValueError(_LINKING_ALONE)
         shown, fits = linking_rows(bs.file, table, linking, deltas=deltas)
         return report_of("li_adger", [*shown, *beside], linking=fits)
     scored = model_deltas(bs.scores, table, standardize=standardize)
@@ -221,6 +222,8 @@ def li_adger_plots(
     ``standardize``): sentences, pair deltas at ``delta``, the ADC(δ) curve and the breakdown
     by phenomenon (:func:`metric_adc.report.plots.write_plots`). Returns the paths written.
     """
+    if report["linking"] is not None:
+        raise ValueError(_LINKING_ALONE)
     table = li_adger_pairs() if pairs is None else pairs
     scored = model_deltas(bs.scores, table, standardize=standardize)
     analysis = report["analysis"]
