@@ -214,7 +214,7 @@ def test_api_upload_valid_csv_joins_this_session_only(
 ):
     from gradio_client import Client
 
-    from metric_adc.report import rows
+    from metric_adc import rows
 
     path, scores = _char_count_csv(tmp_path, sentences, "chars")
     status = _upload_api(client, path, "char count")
