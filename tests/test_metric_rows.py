@@ -1,4 +1,4 @@
-"""metric_adc.pairs and metric_adc.report.rows on hand-computed cases: model deltas computed once, and
+"""metric_adc.pairs and metric_adc.rows on hand-computed cases: model deltas computed once, and
 one row shape for a table with judgements, one without (the BLiMP criterion alone), and one
 source's pairs."""
 
