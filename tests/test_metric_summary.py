@@ -219,6 +219,7 @@ def _check_family_block(text: str, capsys, tmp_path: Path, *, make_trigram: bool
     return {"recomputed": [n for n in models if n not in checked_only], "format_only": checked_only}
 
 
+@pytest.mark.slow  # scores the trigram afresh on BLiMP, NPI and CoLA
 def test_readme_family_table_is_the_command_output(capsys, tmp_path):
     checked = _check_family_block(README, capsys, tmp_path)
     assert "trigram (slor)" in checked["recomputed"]
