@@ -7,11 +7,12 @@ Public API:
   :mod:`metric_adc.bootstrap` — bootstrap intervals and paired comparisons.
 - :mod:`metric_adc.scores.file` — :func:`write_scores` / :func:`read_scores`.
 - :mod:`metric_adc.pairs` — :class:`PairTable`, :func:`li_adger_pairs`, :func:`model_deltas`.
-- :mod:`metric_adc.report.rows` — result rows: :func:`evaluate_on_pairs`, :func:`evaluate_li_adger`,
-  :func:`model_row`, :func:`reproduce_rows`; :mod:`metric_adc.report.analysis` —
-  :func:`analyze_on_pairs`; :mod:`metric_adc.report.formatting` — tables for people.
-- :mod:`metric_adc.thesis.outputs` — :func:`load_thesis_scores`, the thesis's 8 reference models.
-- :mod:`metric_adc.ceiling.compute` — the split-half human ceiling (LI pairs only).
+- :mod:`metric_adc.rows` — result rows: :func:`evaluate_on_pairs`, :func:`model_row`, …;
+  :mod:`metric_adc.report.li_adger` — LI-Adger's report (:func:`li_adger_report`,
+  :func:`evaluate_li_adger`); :mod:`metric_adc.report.formatting` — tables for people.
+- :mod:`metric_adc.thesis.models` — :func:`reproduce_rows`, the thesis's 8 reference models.
+- :mod:`metric_adc.ceiling.compute` — the split-half human ceiling (LI pairs only) and
+  :func:`human_ceiling`, the human row of every report.
 - :func:`load_metric` — the ``evaluate`` module, loaded from the installed package.
 """
 

@@ -30,6 +30,7 @@ __all__ = [
     "check_bool",
     "check_int",
     "check_mapping",
+    "refuse_where",
 ]
 
 
@@ -141,6 +142,25 @@ def as_finite(values: ArrayLike, name: str) -> np.ndarray:
             f"{name!r} must be finite (got {float(arr[i])!r} at position {i}; {bad.size} non-finite in all)"
         )
     return arr
+
+
+def refuse_where(values: np.ndarray, bad: np.ndarray, name: str, expected: str) -> None:
+    """Raise naming ``name`` and the first position where ``bad`` holds, with its value:
+    the error of every element-wise rule (finite, a log-probability, a rank).
+
+    Examples
+    --------
+    >>> arr = np.array([1.0, 0.0, 3.0])
+    >>> refuse_where(arr, arr < 0, "ranks", "numbers >= 0")
+    >>> refuse_where(arr, arr < 1, "ranks", "whole numbers >= 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ranks' must be whole numbers >= 1 (got 0.0 at position 1)
+    """
+    ok = ~np.asarray(bad, dtype=bool)
+    if not ok.all():
+        i = int(np.argmin(ok))
+        raise ValueError(f"{name!r} must be {expected} (got {float(values[i])!r} at position {i})")
 
 
 def as_scalar(value: object, name: str, expected: str = "a number") -> float:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from metric_adc.checks import as_numbers, refuse_where
+
 __all__ = [
     "N_FOLDS",
     "best_threshold",
@@ -55,16 +57,8 @@ def _labels(values: ArrayLike, name: str) -> np.ndarray:
 
 
 def _scores(values: ArrayLike, name: str = "scores") -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"{name!r} must be finite (got {float(arr[i])!r} at position {i})")
+    arr = as_numbers(values, name)
+    refuse_where(arr, ~np.isfinite(arr), name, "finite")
     return arr
 
 

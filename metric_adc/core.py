@@ -136,7 +136,10 @@ def check_deltas(deltas: Iterable[float], name: str = "deltas") -> list[float]:
     """
     if isinstance(deltas, str | bytes | Mapping) or not isinstance(deltas, Iterable):
         raise TypeError(f"{name!r} must be a list of thresholds > 0 (got {deltas!r:.80})")
-    return [check_delta(d, f"{name}[{k}]") for k, d in enumerate(deltas)]
+    values = list(deltas)
+    if all(type(d) is float and d > 0 for d in values):  # already valid: a long grid is cheap
+        return values
+    return [check_delta(d, f"{name}[{k}]") for k, d in enumerate(values)]
 
 
 def delta_key(delta: float) -> str:

@@ -1,12 +1,14 @@
 """Correlations for the ADC analyses: Pearson and Spearman with p-values, and Spearman-Brown.
 
-Pure NumPy (the p-values from Student's t through the regularized incomplete beta function,
-so that importing the metric does not load SciPy). :func:`correlation` serves both levels of the metric (sentence scores vs
-human judgements, model deltas vs human deltas); :func:`sentence_correlation` is the sentence
-level for scores and judgements keyed by sentence id; :func:`spearman_brown` turns a
-split-half correlation into the reliability of the full sample (the human ceiling, or any
-measure computed on two halves of its data). All three are re-exported by
-:mod:`metric_adc.core`.
+:func:`correlation` serves both levels of the metric (sentence scores vs human judgements,
+model deltas vs human deltas); :func:`pearson` is its Pearson coefficient alone (the human
+ceiling takes hundreds of them); :func:`sentence_correlation` is the sentence level for scores
+and judgements keyed by sentence id; :func:`spearman_brown` turns a split-half correlation into
+the reliability of the full sample (the human ceiling, or any measure computed on two halves of
+its data). All but :func:`pearson` are re-exported by :mod:`metric_adc.core`. The p-values come
+from Student's t through SciPy's regularized incomplete beta function
+(:func:`scipy.special.betainc`), imported where a p-value is computed, so that importing the
+metric does not load SciPy.
 
 An undefined correlation (fewer than 3 points, or a constant side) is ``None``, never NaN.
 """
@@ -21,7 +23,29 @@ from numpy.typing import ArrayLike
 
 from metric_adc.checks import as_ids, as_numbers, as_scalar, check_mapping
 
-__all__ = ["correlation", "sentence_correlation", "spearman_brown"]
+__all__ = ["correlation", "pearson", "sentence_correlation", "spearman_brown"]
+
+
+def _paired(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """The points where both ``x`` and ``y`` are known (NaN drops a point; ±inf raises), each
+    side scaled by a power of two (exact: no coefficient changes) so that no sum of squares
+    overflows or underflows, however large or small the values."""
+    xa, ya = as_numbers(x, "x"), as_numbers(y, "y")
+    if xa.shape != ya.shape:
+        raise ValueError(f"'x' and 'y' must be of equal length (got {xa.size} and {ya.size})")
+    for name, arr in (("x", xa), ("y", ya)):
+        inf = np.flatnonzero(np.isinf(arr))
+        if inf.size:
+            raise ValueError(
+                f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})"
+            )
+    keep = ~(np.isnan(xa) | np.isnan(ya))
+    return _unit_scale(xa[keep]), _unit_scale(ya[keep])
+
+
+def _defined(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a coefficient is defined: at least 3 points, neither side constant."""
+    return x.size >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0
 
 
 def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
@@ -33,24 +57,12 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     Examples
     --------
     >>> r = correlation([1, 2, 3, 4], [1.0, 3.0, 2.0, float("nan")])
-    >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3)
-    (3, 0.5, 0.5)
+    >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3), round(r["pearson_p"], 3)
+    (3, 0.5, 0.5, 0.667)
     >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
     True
     """
-    xa, ya = as_numbers(x, "x"), as_numbers(y, "y")
-    if xa.shape != ya.shape:
-        raise ValueError(f"'x' and 'y' must be of equal length (got {xa.size} and {ya.size})")
-    for name, arr in (("x", xa), ("y", ya)):
-        inf = np.flatnonzero(np.isinf(arr))
-        if inf.size:
-            raise ValueError(
-                f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})"
-            )
-    keep = ~(np.isnan(xa) | np.isnan(ya))
-    # both coefficients are scale-free: scale each side by a power of two (exact) so that no
-    # sum of squares overflows or underflows, however large or small the values
-    xa, ya = (_unit_scale(a[keep]) for a in (xa, ya))
+    xa, ya = _paired(x, y)
     out: dict[str, float | int | None] = {
         "n": int(xa.size),
         "pearson": None,
@@ -58,13 +70,28 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
         "spearman": None,
         "spearman_p": None,
     }
-    if xa.size < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
+    if not _defined(xa, ya):
         return out
     r = _pearson(xa, ya)
     out["pearson"], out["pearson_p"] = r, _p_value(r, xa.size)
     rho = _pearson(_ranks(xa), _ranks(ya))
     out["spearman"], out["spearman_p"] = rho, _p_value(rho, xa.size)
     return out
+
+
+def pearson(x: ArrayLike, y: ArrayLike) -> float | None:
+    """Pearson's r over the points where both are known: :func:`correlation`'s ``pearson``,
+    without the Spearman coefficient and the p-values.
+
+    Examples
+    --------
+    >>> pearson([1, 2, 3, 4], [1.0, 3.0, 2.0, float("nan")])
+    0.5
+    >>> pearson([1, 2], [2, 1]) is None
+    True
+    """
+    xa, ya = _paired(x, y)
+    return _pearson(xa, ya) if _defined(xa, ya) else None
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:
@@ -91,47 +118,12 @@ def _p_value(r: float, n: int) -> float:
 
     >>> round(_p_value(0.5, 30), 6)  # SciPy: 2 * stats.t.sf(0.5 * (28 / 0.75) ** 0.5, 28)
     0.0049
+    >>> _p_value(1.0, 5), _p_value(0.0, 5)
+    (0.0, 1.0)
     """
-    return _betainc((n - 2) / 2.0, 0.5, max(0.0, 1.0 - r * r))
+    from scipy.special import betainc
 
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function ``I_x(a, b)`` (continued fraction, Lentz).
-
-    >>> round(_betainc(2.0, 3.0, 0.4), 12)  # 1 - (0.6^4 + 4 * 0.4 * 0.6^3) exactly
-    0.5248
-    """
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    )
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_fraction(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
-
-
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function, evaluated by Lentz's method."""
-    tiny, eps = 1e-300, 1e-16
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    out = d
-    for m in range(1, 10_000):
-        for num in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            out *= d * c
-        if abs(d * c - 1.0) < eps:
-            break
-    return out
+    return float(betainc((n - 2) / 2.0, 0.5, max(0.0, 1.0 - r * r)))
 
 
 def _unit_scale(a: np.ndarray) -> np.ndarray:

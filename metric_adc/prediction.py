@@ -1,6 +1,6 @@
 """Word-prediction statistics of Ettinger's (2020) diagnostics: accuracy at k and sensitivity.
 
-Pure NumPy. Definitions (Ettinger 2020):
+Pure NumPy (inputs checked by :mod:`metric_adc.checks`). Definitions (Ettinger 2020):
 
 - **Accuracy at k** (§7.1): the share of items whose expected completion is among the model's
   top ``k`` predictions, i.e. whose rank is ``<= k`` (rank 1 = the model's top prediction).
@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from metric_adc.checks import as_numbers, refuse_where
+
 __all__ = [
     "SENSITIVITY_THRESHOLD",
     "accuracy_at_k",
@@ -42,35 +44,16 @@ _LOG_PROB_TOLERANCE = 1e-6
 
 
 def _log_probs(values: ArrayLike, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be numbers (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
-    bad = np.flatnonzero(np.isnan(arr) | (arr > _LOG_PROB_TOLERANCE))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"{name!r} must be natural-log probabilities (<= 0, -inf allowed; got {float(arr[i])!r} "
-            f"at position {i})"
-        )
+    arr = as_numbers(values, name)
+    bad = np.isnan(arr) | (arr > _LOG_PROB_TOLERANCE)
+    refuse_where(arr, bad, name, "natural-log probabilities (<= 0, -inf allowed)")
     return np.minimum(arr, 0.0)
 
 
 def _ranks(values: ArrayLike, name: str = "ranks") -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name!r} must be whole numbers >= 1 (got {values!r:.80})") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name!r} must be one-dimensional (got shape {arr.shape})")
-    bad = np.flatnonzero(~(arr >= 1) | (np.isfinite(arr) & (arr != np.floor(arr))))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(
-            f"{name!r} must be whole numbers >= 1 (got {float(arr[i])!r} at position {i})"
-        )
+    arr = as_numbers(values, name)
+    bad = ~(arr >= 1) | (np.isfinite(arr) & (arr != np.floor(arr)))
+    refuse_where(arr, bad, name, "whole numbers >= 1")
     return arr
 
 

@@ -18,6 +18,7 @@ from metric_adc import prediction
 from metric_adc.classification import best_threshold, cross_validated_predictions, mcc
 from metric_adc.family import statistics as family
 from metric_adc.prediction import SENSITIVITY_THRESHOLD, accuracy_at_k, prefers_good, sensitivity
+from metric_adc.report import references
 
 log = math.log
 log_probs = st.floats(min_value=-50.0, max_value=0.0, allow_nan=False)
@@ -68,8 +69,8 @@ def test_prefers_good_threshold_is_strict_and_on_probabilities():
 @pytest.mark.parametrize(
     ("good", "bad", "kwargs", "message"),
     [
-        ([0.5], [-1.0], {}, r"'logp_good' must be natural-log probabilities .* got 0\.5"),
-        ([-1.0], [math.nan], {}, r"'logp_bad' must be natural-log probabilities .* got nan"),
+        ([0.5], [-1.0], {}, r"'logp_good' must be natural-log probabilities .*got 0\.5"),
+        ([-1.0], [math.nan], {}, r"'logp_bad' must be natural-log probabilities .*got nan"),
         ([-1.0, -2.0], [-1.0], {}, r"'logp_good' has 2 values but 'logp_bad' has 1"),
         (
             [-1.0],
@@ -221,7 +222,7 @@ def test_cross_validation_is_seeded_and_checks_its_input():
 def test_every_metric_and_reference_name_resolves():
     for spec in BENCHMARKS.values():
         assert set(spec.metrics) <= set(family.METRICS), spec.name
-        assert set(spec.references) <= set(family._REFERENCE_SOURCES), spec.name
+        assert set(spec.references) <= set(references._REFERENCE_SOURCES), spec.name
 
 
 # ----------------------------------------------------------------------------- evaluate_items
@@ -451,7 +452,7 @@ _TABLE_3 = {
 
 @pytest.fixture(scope="module")
 def blimp_references() -> dict[str, dict]:
-    return family.reference_results("blimp")
+    return references.reference_results("blimp")
 
 
 def test_blimp_reference_rows_reproduce_the_papers_table_3(blimp_references):
@@ -492,7 +493,7 @@ def test_blimp_reference_rows_match_the_summary_files_own_means(blimp_references
 
 def test_thesis_cola_models_mcc_against_the_expert_labels(li_adger_tables):
     metrics = pytest.importorskip("sklearn.metrics")
-    refs = family.reference_results("li_adger")
+    refs = references.reference_results("li_adger")
     assert list(refs) == [
         "bert-base-uncased-mlm",
         "bert-large-uncased-mlm",
@@ -519,7 +520,7 @@ def test_thesis_reference_rows_from_a_source_folder(tmp_path):
     from li_adger.sources import BUILD_FILES, THESIS_OUTPUT_FILES
 
     root = copy_sources([*BUILD_FILES, *THESIS_OUTPUT_FILES], tmp_path / "source")
-    refs = family.reference_results("li_adger", source=root)
+    refs = references.reference_results("li_adger", source=root)
     cola = refs["bert-large-cased-cola"]["labelled"]
     assert cola["mcc"] == pytest.approx(0.633, abs=5e-4) and cola["splits"]["li_adger"]["n"] == 4178
 

@@ -26,6 +26,8 @@ import li_adger
 from metric_adc.harness import TASK, task_dir
 from metric_adc.harness.samples import read_samples, samples_to_scores
 
+pytestmark = pytest.mark.slow  # lm_eval end to end on a tiny model: about a minute
+
 REPO = Path(__file__).resolve().parents[1]
 BOS, EOS = "<s>", "</s>"
 

@@ -21,16 +21,16 @@ from hypothesis import strategies as st
 
 import li_adger
 from metric_adc import harness
-from metric_adc.harness import samples, task
+from metric_adc.harness import samples, task, utils
 from metric_adc.thesis.outputs import load_thesis_scores
 
 REPO = Path(__file__).resolve().parents[1]
 AGGREGATIONS = {
-    "blimp": task.blimp,
-    "adc_0.5": task.adc_0_5,
-    "adc_1": task.adc_1,
-    "adc_5": task.adc_5,
-    "pearson_pairs": task.pearson_pairs,
+    "blimp": utils.blimp,
+    "adc_0.5": utils.adc_0_5,
+    "adc_1": utils.adc_1,
+    "adc_5": utils.adc_5,
+    "pearson_pairs": utils.pearson_pairs,
 }
 
 # The README's results table (3 decimals): BLiMP, ADC δ=0.5, 1, 5, Pearson (pairs).
@@ -98,9 +98,9 @@ def test_z_scores_are_over_all_sentences_not_only_the_pairs(thesis_scores):
     }
     outside = [i for i in items if i not in in_pairs]
     assert outside, "LI-Adger has sentences in no evaluable pair"
-    before = task.adc_0_5(items.items())
+    before = utils.adc_0_5(items.items())
     items.update({i: items[i] - 1000.0 for i in outside})
-    assert task.adc_0_5(items.items()) != before
+    assert utils.adc_0_5(items.items()) != before
 
 
 def test_a_partial_run_is_refused(thesis_scores):
@@ -108,25 +108,25 @@ def test_a_partial_run_is_refused(thesis_scores):
     with pytest.raises(
         ValueError, match=r"all 4178 LI-Adger sentences, but 4078 have no .*--limit"
     ):
-        task.blimp(items)
+        utils.blimp(items)
 
 
 def test_a_sentence_scored_twice_or_unknown_is_refused(thesis_scores):
     items = list(thesis_scores["bert-base-uncased-mlm"].items())
     with pytest.raises(ValueError, match=rf"sentence {items[3][0]!r} was scored twice"):
-        task.blimp([*items, items[3]])
+        utils.blimp([*items, items[3]])
     with pytest.raises(ValueError, match=r"1 sentence id\(s\) are not LI-Adger's, e.g. 'nope'"):
-        task.blimp([*items, ("nope", -3.0)])
+        utils.blimp([*items, ("nope", -3.0)])
 
 
 def test_documents_are_the_sentences_in_dataset_order():
-    docs = task.sentences(version=1.0, pretrained="some/model")["test"]
+    docs = utils.sentences(version=1.0, pretrained="some/model")["test"]
     assert docs["id"] == li_adger.load("sentences")["id"]
     assert docs.num_rows == 4178
 
 
 def test_process_results_gives_every_metric_the_id_and_log_likelihood():
-    out = task.process_results({"id": "x.1", "sentence": "A."}, [("-3.25", "False")])
+    out = utils.process_results({"id": "x.1", "sentence": "A."}, [("-3.25", "False")])
     assert out == dict.fromkeys(AGGREGATIONS, ("x.1", -3.25))
 
 

@@ -335,7 +335,7 @@ def test_shared_resamples_give_the_intervals_of_independent_multinomial_draws():
     """The resamples drawn once and shared by every statistic (``resampled_sums``) give the
     same intervals, within Monte-Carlo error, as the multinomial draw per statistic used
     before: BERT base's ADC δ=0.5 and pair-level Pearson on LI-Adger, 10,000 resamples each."""
-    from metric_adc.pairs import thesis_model_deltas, thesis_pair_table
+    from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table
 
     t = thesis_pair_table()
     d = {m.name: x for m, x in thesis_model_deltas(t)}["bert-base-uncased-mlm"]

@@ -14,9 +14,8 @@ import pytest
 from scipy import stats
 
 import metric_adc
-from metric_adc import pairs
-from metric_adc.report import rows
 from metric_adc.thesis import outputs as thesis
+from metric_adc.thesis.models import thesis_pair_table
 
 evaluate = pytest.importorskip("evaluate")
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +48,7 @@ def test_li_adger_through_the_module_gives_the_thesis_deltas_figures(adc):
     # the thesis's BERT base-uncased MLM scores, given as the card says (ids, all 4,178
     # sentences as population); expected figures straight from the thesis's delta columns
     m = next(m for m in thesis.load_thesis_models() if m.name == "bert-base-uncased-mlm")
-    table = pairs.thesis_pair_table()
+    table = thesis_pair_table()
     r = adc.compute(
         predictions_good=[m.scores[i] for i in table.good_ids],
         predictions_bad=[m.scores[i] for i in table.bad_ids],
@@ -75,35 +74,47 @@ def test_li_adger_through_the_module_gives_the_thesis_deltas_figures(adc):
     assert r["standardized"] is True and r["spearman_sentences"] is not None
 
 
-def test_result_keys_are_the_report_row_keys_but_what_names_the_row(adc):
-    # the keys of a `report --json` row, in order, but the row's name, benchmark, convention,
-    # headline (a copy of `blimp`) and caption
+def test_toy_pairs_by_hand_and_the_blimp_config(adc):
+    # six sentences, three pairs (sources x, x, y). By hand: the scores' mean is 9.5/6 and
+    # their population sd sqrt(6.208333/6) = 1.017213, so Δlm = (2, 0.5, 1) / 1.017213 =
+    # (1.966, 0.492, 0.983) against Δh = (2.0, 1.3, 0.5): every sign agrees, |Δh − Δlm| =
+    # (0.034, 0.808, 0.483) — two pairs within 0.5, all three within 1.
     j = {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": -0.2}
     s = {"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}
-    table = pairs.PairTable.from_judgements(
-        ["a", "c", "e"], ["b", "d", "f"], j, source=["x", "x", "y"]
-    )
-    row = rows.evaluate_on_pairs(s, table, model="toy", note="a caption")
+    good, bad, groups = ["a", "c", "e"], ["b", "d", "f"], ["x", "x", "y"]
     r = adc.compute(
-        predictions_good=[s[i] for i in table.good_ids],
-        predictions_bad=[s[i] for i in table.bad_ids],
-        references_good=[j[i] for i in table.good_ids],
-        references_bad=[j[i] for i in table.bad_ids],
-        ids_good=table.good_ids,
-        ids_bad=table.bad_ids,
-        groups=table.source,
+        predictions_good=[s[i] for i in good],
+        predictions_bad=[s[i] for i in bad],
+        references_good=[j[i] for i in good],
+        references_bad=[j[i] for i in bad],
+        ids_good=good,
+        ids_bad=bad,
+        groups=groups,
+        deltas=[0.5, 1.0],
     )
-    names = ("model", "benchmark", "convention", "headline", "note")
-    assert list(r) == [k for k in row if k not in names]
-    assert row["headline"] == r["blimp"]
+    sd = math.sqrt(6.208333333333333 / 6)
+    m = np.array([2.0, 0.5, 1.0]) / sd
+    h = np.array([2.0, 1.3, 0.5])
+    assert (r["n_pairs"], r["n_excluded"], r["n_sentences"]) == (3, 0, 6)
+    assert r["blimp"] == 1.0 and r["human_sign"] == 1.0
+    assert r["adc"] == {"0.5": 2 / 3, "1.0": 1.0}
+    assert r["pearson_pairs"] == pytest.approx(stats.pearsonr(m, h).statistic, abs=1e-12)
+    z = {k: (v - 9.5 / 6) / sd for k, v in s.items()}
+    want = stats.pearsonr([z[k] for k in j], list(j.values())).statistic
+    assert r["pearson_sentences"] == pytest.approx(want, abs=1e-12)
+    assert r["by_group"]["x"]["adc"] == {"0.5": 0.5, "1.0": 1.0}
+    assert r["by_group"]["y"]["adc"] == {"0.5": 1.0, "1.0": 1.0}
+    # what names a row is the caller's: the module returns statistics only
+    assert not {"model", "benchmark", "convention", "headline", "note"} & set(r)
     blimp = evaluate.load(str(metric_adc.metric_path()), "blimp")
     b = blimp.compute(predictions_good=[1.0, 2.0, 0.5], predictions_bad=[0.0, 3.0, 0.4])
-    assert list(b) == list(r)
+    # 1 > 0 and 0.5 > 0.4 pass, 2 < 3 fails; nothing human in BLiMP-only mode
+    assert (b["n_pairs"], b["blimp"], b["human_sign"], b["pearson_pairs"]) == (3, 2 / 3, None, None)
 
 
 def test_prestandardized_trigram(adc):
     m = next(m for m in thesis.load_thesis_models() if m.name == "trigram-slor")
-    table = pairs.thesis_pair_table()
+    table = thesis_pair_table()
     keep = [i for i, h in enumerate(table.human_delta) if h == h]
     r = adc.compute(
         predictions_good=[m.scores[table.good_ids[i]] for i in keep],

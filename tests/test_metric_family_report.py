@@ -16,11 +16,10 @@ from conftest import SHARED_DATA
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc import bootstrap
-from metric_adc.family.statistics import Outcomes
-from metric_adc.report import rows
+from metric_adc import bootstrap, rows
+from metric_adc.family.outcomes import Outcomes
 from metric_adc.report.analysis import ANALYSIS_KEYS, analyze_outcomes
-from metric_adc.report.benchmark import REPORT_KEYS
+from metric_adc.report.shape import REPORT_KEYS
 from metric_adc.scores.benchmark import benchmark_of, read_benchmark_scores
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis.outputs import load_thesis_scores

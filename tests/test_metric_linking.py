@@ -21,6 +21,7 @@ from metric_adc.linking.fit import (
 )
 from metric_adc.linking.rows import LINKING_CHOICES, linking_rows, linking_scores
 from metric_adc.scores.file import read_scores, write_scores
+from metric_adc.thesis.models import thesis_pair_table
 
 pytest.importorskip("wordfreq")
 
@@ -138,7 +139,7 @@ def test_every_pair_has_both_members_in_one_phenomenon(table):
 
     sentences = li_adger.load("sentences")
     phenomenon = dict(zip(sentences["id"], sentences["phenomenon"], strict=True))
-    t = pairs.li_adger_pairs() if table == "li_adger" else pairs.thesis_pair_table()
+    t = pairs.li_adger_pairs() if table == "li_adger" else thesis_pair_table()
     assert len(t) > 2300
     split = [
         (g, b) for g, b in zip(t.good_ids, t.bad_ids, strict=True) if phenomenon[g] != phenomenon[b]

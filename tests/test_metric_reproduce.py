@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import pairs
-from metric_adc.report import rows
+from metric_adc.report.li_adger import evaluate_li_adger
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis import outputs as thesis
+from metric_adc.thesis.models import reproduce_rows, thesis_model_deltas, thesis_pair_table
 
 
 @pytest.fixture(scope="module")
 def thesis_rows():
-    return {r["model"]: r for r in rows.reproduce_rows()}
+    return {r["model"]: r for r in reproduce_rows()}
 
 
 def test_trigram_slor_matches_the_thesis(thesis_rows):
@@ -51,8 +51,8 @@ def test_pair_deltas_match_the_thesis_delta_columns(thesis_rows):
 
     with (thesis.default_dir() / thesis.PAIRS_FILE).open(encoding="utf-8") as fh:
         pf = list(csv.DictReader(fh))
-    table = pairs.thesis_pair_table()
-    models = pairs.thesis_model_deltas(table)
+    table = thesis_pair_table()
+    models = thesis_model_deltas(table)
     assert [m.name for m, _ in models] == list(thesis.MODELS)
     for m, scored in models:
         col = thesis.MODELS[m.name][1] + "_zscore-delta"
@@ -60,18 +60,48 @@ def test_pair_deltas_match_the_thesis_delta_columns(thesis_rows):
         np.testing.assert_allclose(scored.delta, published, atol=1e-9, equal_nan=True)
 
 
-def test_all_eight_models_have_the_same_keys(thesis_rows):
+def _published_deltas() -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The thesis's pair file: each judged pair's human delta and every model's delta column."""
+    with (thesis.default_dir() / thesis.PAIRS_FILE).open(encoding="utf-8") as fh:
+        judged = [r for r in csv.DictReader(fh) if r["human_judge_delta"]]
+    h = np.array([float(r["human_judge_delta"]) for r in judged])
+    m = {
+        name: np.array([float(r[f"{stem}_zscore-delta"]) for r in judged])
+        for name, (_, stem, _) in thesis.MODELS.items()
+    }
+    return h, m
+
+
+def test_every_thesis_row_is_its_published_delta_column_counted_by_hand(thesis_rows):
+    # BLiMP: Δlm > 0; ADC(δ): same sign and |Δh − Δlm| < δ; Pearson: scipy's — all on the
+    # thesis's own delta columns of its 2,365 judged pairs
+    from scipy import stats
+
+    h, published = _published_deltas()
     assert len(thesis_rows) == 8
-    keys = {tuple(r) for r in thesis_rows.values()}
-    assert keys == {rows.ROW_KEYS}
+    for name, m in published.items():
+        r = thesis_rows[name]
+        assert (r["n_pairs"], r["n_excluded"]) == (2365, 2), name
+        assert r["blimp"] == pytest.approx(np.mean(m > 0), abs=1e-12), name
+        for k in ("0.5", "1.0", "5.0"):
+            passed = np.mean((np.sign(m) == np.sign(h)) & (np.abs(h - m) < float(k)))
+            assert r["adc"][k] == pytest.approx(passed, abs=1e-12), (name, k)
+        assert r["pearson_pairs"] == pytest.approx(stats.pearsonr(m, h).statistic, abs=1e-9)
     assert all(r["n_sentences"] == 4178 for n, r in thesis_rows.items() if n.startswith("bert"))
 
 
 def test_cli_reproduce_json(capsys):
-    assert cli.main(["reproduce", "--json"]) == 0
+    assert cli.main(["reproduce", "--json", "--ceiling-splits", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
+    assert [r["model"] for r in out["rows"]] == list(thesis.MODELS)
     r = next(r for r in out["rows"] if r["model"] == "trigram-slor")
-    assert set(r["adc"]) == {"0.5", "1.0", "5.0"} and isinstance(r["pearson_sentences"], float)
+    # the thesis's trigram SLOR: BLiMP 0.753 and Pearson 0.333 on its 2,365 judged pairs
+    assert round(r["blimp"], 3) == 0.753 and round(r["pearson_pairs"], 3) == 0.333
+    h, published = _published_deltas()
+    m = published["trigram-slor"]
+    for k in ("0.5", "1.0", "5.0"):
+        passed = np.mean((np.sign(m) == np.sign(h)) & (np.abs(h - m) < float(k)))
+        assert r["adc"][k] == pytest.approx(passed, abs=1e-12), k
 
 
 def test_cli_report_on_a_scores_file(tmp_path, capsys):
@@ -112,7 +142,7 @@ def test_cli_report_errors_are_one_line(tmp_path, capsys):
 
 def test_evaluate_li_adger_on_the_dataset_agrees_with_the_thesis_pairs(thesis_rows):
     s = thesis.load_thesis_scores()["bert-large-cased-cola"]
-    row = rows.evaluate_li_adger(s, model="blc")
+    row = evaluate_li_adger(s, model="blc")
     want = thesis_rows["bert-large-cased-cola"]
     # the dataset's 2,365 evaluable pairs are the thesis's pairs minus the 2 without judgement
     assert (row["n_pairs"], row["n_excluded"]) == (2365, 0)

@@ -1,4 +1,4 @@
-"""metric_adc.pairs and metric_adc.report.rows on hand-computed cases: model deltas computed once, and
+"""metric_adc.pairs and metric_adc.rows on hand-computed cases: model deltas computed once, and
 one row shape for a table with judgements, one without (the BLiMP criterion alone), and one
 source's pairs."""
 
@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metric_adc import pairs
-from metric_adc.report import rows
+from metric_adc import pairs, rows
+from metric_adc.report.summary import SUMMARY_KEYS, summary_row
+from metric_adc.scores.labels import convention_of, row_label
 
 SCORES = {"a": 3.0, "b": 1.0, "c": 0.0, "d": 2.0}
 SD = math.sqrt(1.25)  # population sd of 3, 1, 0, 2 (mean 1.5)
@@ -81,7 +82,7 @@ def test_row_keys_are_the_documented_ones():
         "model", "benchmark", "convention", "headline", "n_units", "n_items", "n_pairs",
         "pairs", "cloze", "labelled", "note",
     )  # fmt: skip
-    assert rows.SUMMARY_KEYS == (
+    assert SUMMARY_KEYS == (
         "model", "convention", "reference", "headlines", "adc", "li_adger_mcc", "files", "note",
     )  # fmt: skip
     # the shared keys mean the same in both shapes, at the same places
@@ -120,12 +121,13 @@ def test_the_adc_row_headline_is_li_adgers_headline():
     ],
 )  # fmt: skip
 def test_row_label_names_model_variant_and_convention(metadata, label, convention):
-    assert rows.row_label(metadata) == label
-    assert rows.convention_of(metadata) == convention
+    assert row_label(metadata) == label
+    assert convention_of(metadata) == convention
 
 
 def _npi_result(passed: list[bool], environments: list[str]) -> dict:
-    from metric_adc.family.statistics import Outcomes, summarize_outcomes
+    from metric_adc.family.outcomes import Outcomes
+    from metric_adc.family.statistics import summarize_outcomes
 
     n = len(passed)
     frame = pd.DataFrame(
@@ -149,7 +151,8 @@ def test_benchmark_row_by_hand():
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
-    from metric_adc.family.statistics import Outcomes, summarize_outcomes
+    from metric_adc.family.outcomes import Outcomes
+    from metric_adc.family.statistics import summarize_outcomes
 
     sens = pd.DataFrame({"item_id": ["a", "b", "c"], "set": ["S1", "S1", "S2"],
                          "condition": ["", "", ""], "passed": [True, False, True],
@@ -174,12 +177,12 @@ def test_summary_row_by_hand():
     )
     adc = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy (slor)")
     npi = rows.benchmark_row(_npi_result([True, False], ["only", "only"]), model="toy (slor)")
-    s = rows.summary_row([adc, npi], model="toy (slor)", convention="slor",
+    s = summary_row([adc, npi], model="toy (slor)", convention="slor",
                          files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
-    assert list(s) == list(rows.SUMMARY_KEYS)
+    assert list(s) == list(SUMMARY_KEYS)
     assert s["headlines"] == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "diagnostics": None,
                               "cola": None}  # fmt: skip
     # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
     assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
     with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
-        rows.summary_row([npi, {**npi, "headline": 1.0}], model="toy")
+        summary_row([npi, {**npi, "headline": 1.0}], model="toy")

@@ -33,7 +33,7 @@ from test_benchmarks_metrics import _TABLE_3
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc.report import rows
+from metric_adc.report.summary import SUMMARY_KEYS
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis.outputs import load_thesis_scores
 
@@ -88,7 +88,7 @@ def test_summary_groups_files_by_model_and_convention(tmp_path, capsys):
     out = json.loads(_run(capsys, "summary", str(li), str(npi), str(harness), "--json",
                           "--no-references"))["rows"]  # fmt: skip
     assert [r["model"] for r in out] == ["m (logprob, default)", "m (logprob, harness)"]
-    assert all(list(r) == list(rows.SUMMARY_KEYS) for r in out)
+    assert all(list(r) == list(SUMMARY_KEYS) for r in out)
     default, other = out
     # the thesis's scores of BERT base (MLM) give its README row: BLiMP 0.852, ADC δ=0.5 0.364
     assert round(default["headlines"]["li_adger"], 3) == 0.852 and round(default["adc"], 3) == 0.364
@@ -219,6 +219,7 @@ def _check_family_block(text: str, capsys, tmp_path: Path, *, make_trigram: bool
     return {"recomputed": [n for n in models if n not in checked_only], "format_only": checked_only}
 
 
+@pytest.mark.slow  # scores the trigram afresh on BLiMP, NPI and CoLA
 def test_readme_family_table_is_the_command_output(capsys, tmp_path):
     checked = _check_family_block(README, capsys, tmp_path)
     assert "trigram (slor)" in checked["recomputed"]

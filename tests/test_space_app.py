@@ -7,7 +7,7 @@ build, and the thesis's reference rows, the offline models, the human ceiling an
 references from the results shipped with the app. Its results folder holds one scores file, a
 word-count baseline (score = minus the number of words), and is where submissions wait for
 review. Expected numbers are computed independently with
-:func:`metric_adc.report.rows.evaluate_li_adger` or read from the README.
+:func:`metric_adc.report.li_adger.evaluate_li_adger` or read from the README.
 """
 
 from __future__ import annotations
@@ -56,11 +56,11 @@ def client(server):
 def expected(sentences):
     """The metric's own row for the word-count baseline on the LI-Adger pairs."""
     from metric_adc import pairs
-    from metric_adc.report import rows
+    from metric_adc.report.li_adger import evaluate_li_adger
 
     table = pairs.li_adger_pairs()
     scores = {i: -float(len(s.split())) for i, s in sentences}
-    return table, rows.evaluate_li_adger(scores, model=BASELINE, deltas=[0.5, 1.0])
+    return table, evaluate_li_adger(scores, model=BASELINE, deltas=[0.5, 1.0])
 
 
 def _frame(value):
@@ -137,7 +137,7 @@ def test_api_upload_valid_csv_joins_this_session_only(
 ):
     from gradio_client import Client
 
-    from metric_adc.report import rows
+    from metric_adc import rows
 
     path, scores = char_count_csv(tmp_path, sentences, "chars")
     status = _upload_api(client, path, "char count")

@@ -19,9 +19,9 @@ import pytest
 from space_helpers import readme_row
 
 from li_adger.benchmarks import BENCHMARKS, load_items
+from metric_adc import rows
 from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
-from metric_adc.report import rows
 from space.data import shipped
 from space.data.names import slug
 

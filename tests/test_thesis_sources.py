@@ -20,8 +20,8 @@ from li_adger.sources import (
     SourceNotFoundError,
     sha256_file,
 )
-from metric_adc.report import rows
 from metric_adc.thesis import outputs as thesis
+from metric_adc.thesis.models import reproduce_rows
 
 SHARED = SHARED_DATA
 FILES = [*THESIS_OUTPUT_FILES, thesis.JUDGEMENTS]
@@ -94,8 +94,8 @@ def test_an_explicit_folder_reads_its_judgements_beside_it(thesis_copy):
 
 
 def test_an_explicit_folder_gives_the_same_rows_as_the_lookup(thesis_copy):
-    mine = rows.reproduce_rows(thesis_copy / "thesis-outputs", deltas=[1.0])
-    assert mine == rows.reproduce_rows(deltas=[1.0])
+    mine = reproduce_rows(thesis_copy / "thesis-outputs", deltas=[1.0])
+    assert mine == reproduce_rows(deltas=[1.0])
 
 
 def test_missing_without_network_fails_fast_and_names_the_file(nowhere):

@@ -12,7 +12,13 @@ when needed). Nothing the dataset has is lost:
   and the human ``good_judgement``, ``bad_judgement`` and ``human_delta``.
 - ``labels``: every sentence with its expert label (``expert_acceptable``: the mark ``g``;
   marginal marks count as unacceptable), one split ``li_adger`` — the thesis's check of
-  classifiers, MCC against the expert labels.
+  classifiers, MCC against the expert labels — and with its ``phenomenon`` and human
+  ``judgement`` (the mean z-scored rating; NaN where there is none), what the metric reads
+  about single sentences (sentence-level correlations, the fitted linking function).
+
+:func:`from_tables` is the one place the dataset's tables become these items (the discarded
+pairs left out here and nowhere else): :func:`read` gives it the package's build, the Space
+the published copy on the Hub.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import pandas as pd
 from li_adger.benchmarks.spec import Items
 from li_adger.sources import BUILD_FILES
 
-__all__ = ["FILES", "GROUPS", "read"]
+__all__ = ["FILES", "GROUPS", "from_tables", "read"]
 
 FILES: tuple[str, ...] = BUILD_FILES
 GROUPS: tuple[str, ...] = ("source", "phenomenon")
@@ -55,9 +61,30 @@ def read(paths: Mapping[str, Path]) -> Items:
         li_adger.build(source=Path(paths[FILES[0]]).parents[1])
     from li_adger.loader import load_table
 
-    sentences = load_table("sentences").to_pandas()
-    pairs = load_table("pairs").to_pandas()
-    pairs = pairs[~pairs["discarded"]].reset_index(drop=True)
+    return from_tables(load_table("sentences").to_pandas(), load_table("pairs").to_pandas())
+
+
+def from_tables(sentences: pd.DataFrame, pairs: pd.DataFrame) -> Items:
+    """LI-Adger's items from the dataset's ``sentences`` and ``pairs`` tables (as
+    :func:`li_adger.load` gives them, or the published copy's): the evaluable pairs and every
+    sentence's expert label, phenomenon and judgement.
+
+    Examples
+    --------
+    >>> sentences = pd.DataFrame({"id": ["a", "b", "c"], "sentence": ["A.", "*B.", "C."],
+    ...     "expert_acceptable": [True, False, True], "phenomenon": ["p", "p", "q"],
+    ...     "judgement": [0.8, -0.4, None]})
+    >>> pairs = pd.DataFrame({"pair_id": [0, 1], "good_id": ["a", "c"], "bad_id": ["b", "b"],
+    ...     "source": ["LI", "LI"], "phenomenon": ["p", "q"], "good_judgement": [0.8, None],
+    ...     "bad_judgement": [-0.4, -0.4], "human_delta": [1.2, None],
+    ...     "discarded": [False, True]})
+    >>> items = from_tables(sentences, pairs)
+    >>> items.comparisons[["pair_id", "good_id", "bad_id"]].values.tolist()
+    [['0', 'a', 'b']]
+    >>> items.labels["judgement"].tolist()[:2], items.labels["label"].tolist()
+    ([0.8, -0.4], [True, False, True])
+    """
+    pairs = pairs[~pairs["discarded"].astype(bool)].reset_index(drop=True)
     units = pd.DataFrame({"id": sentences["id"], "sentence": sentences["sentence"]})
     comparisons = pd.DataFrame(
         {
@@ -73,6 +100,8 @@ def read(paths: Mapping[str, Path]) -> Items:
             "id": sentences["id"],
             "label": sentences["expert_acceptable"].astype(bool),
             "split": "li_adger",
+            "phenomenon": sentences["phenomenon"],
+            "judgement": sentences["judgement"].astype(float),
         }
     )
     return Items("li_adger", "pairs", units, comparisons, labels=labels)

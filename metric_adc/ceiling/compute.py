@@ -19,11 +19,15 @@ Only the LI part has participant-level data; the Adger part of LI-Adger has none
 ceiling describes the LI pairs only (:data:`NOTE` says so wherever the row appears).
 Nothing at participant level leaves memory (:data:`li_adger.sources.participants.AUTHORS_NOTE`).
 
+:func:`human_ceiling` is the one source of the human row that ``report``, ``reproduce`` and the
+app show: the row (:func:`metric_adc.rows.ceiling_row`) and the mean ADC(δ) curve of
+:data:`HUMAN_ROW_SPLITS` split-halves, computed afresh each time (a fraction of a second).
+
 The jobs around it have their own files: :mod:`metric_adc.ceiling.splits` (random halves,
 half means, summaries over splits), :mod:`metric_adc.ceiling.inputs` (what is read),
-:mod:`metric_adc.ceiling.tasks` (ME vs Likert vs forced choice),
-:mod:`metric_adc.ceiling.plot` (the ADC(δ) figure) and :mod:`metric_adc.ceiling.cli` (the
-``ceiling`` subcommand); :func:`metric_adc.report.rows.ceiling_row` makes the result a result row.
+:mod:`metric_adc.ceiling.tasks` (ME vs Likert vs forced choice) and
+:mod:`metric_adc.ceiling.plot` (the ADC(δ) figure); the ``ceiling`` subcommand is
+:mod:`metric_adc.cli.ceiling`.
 """
 
 from __future__ import annotations
@@ -40,19 +44,24 @@ from metric_adc import core
 from metric_adc.ceiling.inputs import CeilingInputs, load_inputs, thesis_deltas_frame
 from metric_adc.ceiling.splits import INTERVAL, half_means, split_masks, summarize_splits
 from metric_adc.ceiling.tasks import task_comparison
+from metric_adc.correlation import pearson
+from metric_adc.rows import ceiling_row
 
 __all__ = [
     "CEILING_DELTAS",
     "CURVE_GRID",
+    "HUMAN_ROW_SPLITS",
     "LABEL",
     "NOTE",
     "SHARES",
     "compute_ceiling",
+    "human_ceiling",
     "split_half",
 ]
 
 HUMAN_ROW_SPLITS: int = 100
-"""Split-halves behind the human row of ``report``, ``reproduce`` and the app (a few seconds)."""
+"""Split-halves behind the human row of ``report``, ``reproduce`` and the app
+(:func:`human_ceiling`)."""
 
 LABEL: str = "human split-half (LI only)"
 """The ``model`` name of the ceiling row in reports, ``reproduce`` and the Space (the
@@ -92,9 +101,9 @@ def split_half(
 ) -> dict:
     """The split-half ceiling of a participants × sentences matrix of z-scores.
 
-    Half B's per-sentence means are z-scored over all sentences (:func:`core.zscore_by_id`)
-    and their pair deltas scored against half A's deltas with :func:`core.summarize` and
-    :func:`core.delta_sweep`. Returns ``{"n_pairs", "n_sentences", "n_participants",
+    Half B's per-sentence means are z-scored over all sentences (:func:`core.zscore`) and
+    their pair deltas scored against half A's deltas with the functions of :mod:`core` a
+    model's row uses, and :func:`core.delta_sweep`. Returns ``{"n_pairs", "n_sentences", "n_participants",
     "n_splits", "stats": {name: interval}, "delta_for": {share: {...}}, "curve": {...}}``
     where an interval is ``{"mean", "sd", "lo", "hi", "mean_lo", "mean_hi"}``: the mean
     over splits, their standard deviation, the 2.5–97.5 percentiles over splits and the
@@ -159,23 +168,22 @@ def split_half(
     reach: dict[float, list] = {s: [] for s in shares}
     reach_rel: dict[float, list] = {s: [] for s in shares}
     curves = np.empty((n_splits, len(grid)))
-    for s in range(n_splits):
+    for s in range(n_splits):  # array in, number out: a split costs well under a millisecond
         human = mean_a[s][g_idx] - mean_a[s][b_idx]
-        z_b = core.zscore_by_id(ids, mean_b[s])
-        model = core.pair_deltas(z_b, good_ids, bad_ids)
-        summary = core.summarize(model, human, deltas=deltas)
-        sweep = core.delta_sweep(model, human, deltas=grid)
+        z_b = core.zscore(mean_b[s])  # over all sentences, in the order of ``ids``
+        model = z_b[g_idx] - z_b[b_idx]
         raw_b = mean_b[s][g_idx] - mean_b[s][b_idx]
-        r_raw = core.correlation(raw_b, human)["pearson"]
-        r_sent = core.correlation(mean_b[s], mean_a[s])["pearson"]
-        rows["blimp"].append(summary["blimp"])
-        rows["human_sign"].append(summary["human_sign"])
+        sweep = core.delta_sweep(model, human, deltas=grid)
+        r_raw = pearson(raw_b, human)
+        r_sent = pearson(mean_b[s], mean_a[s])
+        rows["blimp"].append(core.blimp_accuracy(model))
+        rows["human_sign"].append(sweep["human_sign"])
         for k in keys:
-            rows[f"adc_{k}"].append(summary["adc"][k])
-        rows["adc_auc"].append(summary["adc_auc"])
+            rows[f"adc_{k}"].append(core.adc(model, human, float(k)))
+        rows["adc_auc"].append(core.adc_auc(model, human))
         for k in keys:
             rows[f"adc_raw_{k}"].append(core.adc(raw_b, human, float(k)))
-        rows["pearson_pairs"].append(summary["pearson_pairs"])
+        rows["pearson_pairs"].append(pearson(model, human))
         rows["reliability_pairs"].append(core.spearman_brown(r_raw))
         rows["pearson_sentences"].append(r_sent)
         rows["reliability_sentences"].append(core.spearman_brown(r_sent))
@@ -183,9 +191,7 @@ def split_half(
         curves[s] = sweep["adc"]
         for share in shares:
             reach[share].append(core.delta_for_share(model, human, share))
-            reach_rel[share].append(
-                core.delta_for_share(model, human, share * summary["human_sign"])
-            )
+            reach_rel[share].append(core.delta_for_share(model, human, share * sweep["human_sign"]))
     lo, hi = np.percentile(curves, INTERVAL, axis=0)
     mean_curve = curves.mean(axis=0)
     return {
@@ -261,7 +267,7 @@ def compute_ceiling(
     start = time.perf_counter()
     deltas = [core.check_delta(d) for d in deltas]
     rng = np.random.default_rng(seed) if rng is None else rng
-    inputs = load_inputs(source) if inputs is None else inputs
+    inputs = load_inputs(source, tasks=tasks) if inputs is None else inputs
     me = inputs.me
     result = split_half(
         me.values,
@@ -281,3 +287,37 @@ def compute_ceiling(
         out["tasks"] = task_comparison(inputs, models, n_splits=n_splits, rng=rng)
     out["runtime_s"] = time.perf_counter() - start
     return out
+
+
+def human_ceiling(
+    *,
+    n_splits: int = HUMAN_ROW_SPLITS,
+    seed: int = 0,
+    deltas: Iterable[float] = CEILING_DELTAS,
+    source: str | Path | None = None,
+) -> dict:
+    """The human row and its mean ADC(δ) curve, as every report and the app show them:
+    ``{"row": ..., "curve": {"deltas": [...], "adc_mean": [...]}}``.
+
+    ``row`` is :func:`metric_adc.rows.ceiling_row` of :func:`compute_ceiling` (ME split-halves
+    only, no task comparison); ``curve`` the mean over the split-halves of ADC(δ) on
+    :data:`CURVE_GRID`. Aggregates only: nothing at participant level. The app ships this
+    record (``space/results/ceiling.json``), since its host has no participant-level data.
+    Raises :class:`~li_adger.sources.SourceNotFoundError` without that data.
+
+    Examples
+    --------
+    >>> c = human_ceiling()
+    >>> c["row"]["model"], c["row"]["n_pairs"], c["row"]["n_splits"], round(c["row"]["adc"]["0.5"], 3)
+    ('human split-half (LI only)', 1174, 100, 0.486)
+    >>> c["curve"]["deltas"][49], round(c["curve"]["adc_mean"][49], 3)
+    (0.5, 0.486)
+    """
+    result = compute_ceiling(
+        n_splits=n_splits, seed=seed, source=source, tasks=False, deltas=deltas
+    )
+    curve = result["curve"]
+    return {
+        "row": ceiling_row(result),
+        "curve": {"deltas": curve["deltas"], "adc_mean": curve["adc_mean"]},
+    }

@@ -68,17 +68,18 @@ def half_means(values: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.nd
         )
     rated = (~np.isnan(values)).astype(float)
     filled = np.nan_to_num(values)
+    counts_a = masks.astype(float) @ rated
+    # counts are whole numbers, exact in floats: half B's are the total minus half A's
+    counts = (counts_a, rated.sum(axis=0) - counts_a)
     out = []
-    for half in (masks, ~masks):
-        h = half.astype(float)
-        counts = h @ rated
-        if (counts == 0).any():
-            split, item = map(int, np.argwhere(counts == 0)[0])
+    for half, n in zip((masks, ~masks), counts, strict=True):
+        if (n == 0).any():
+            split, item = map(int, np.argwhere(n == 0)[0])
             raise ValueError(
                 f"item {item} has no rating in a half of split {split}: every item needs raters "
                 "in both halves (split within the groups that rated the same items)"
             )
-        out.append((h @ filled) / counts)
+        out.append((half.astype(float) @ filled) / n)
     return out[0], out[1]
 
 

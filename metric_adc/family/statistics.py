@@ -1,4 +1,4 @@
-"""The statistics of one benchmark of the family from a model's unit scores, and its reference rows.
+"""The statistics of one benchmark of the family from a model's unit scores, in one shape.
 
 :func:`evaluate_items` takes a benchmark (:data:`li_adger.benchmarks.BENCHMARKS`), its
 :class:`~li_adger.benchmarks.spec.Items` and a model's scores (unit id → float) and returns one
@@ -33,30 +33,26 @@ Sections:
 refers to are required; an id that is not a unit of the benchmark, a missing score or a
 non-finite one raises :class:`ValueError` naming it.
 
-:func:`reference_results` gives the benchmark's reference rows in the same shape.
+:func:`result_from_shares` gives that shape to published per-group shares (the reference rows
+of :mod:`metric_adc.report.references`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from li_adger.benchmarks import BENCHMARKS, Benchmark, Items, benchmark, load_items, load_references
+from li_adger.benchmarks import Benchmark, Items
 from metric_adc import classification, core, prediction
+from metric_adc.family.outcomes import Outcomes, outcomes, spec_of
 
 __all__ = [
     "ACCURACY_KS",
-    "KINDS",
     "METRICS",
-    "Outcomes",
     "evaluate_items",
-    "outcomes",
-    "reference_results",
+    "result_from_shares",
     "summarize_outcomes",
 ]
 
@@ -71,197 +67,6 @@ METRICS: dict[str, Callable] = {
     "mcc": classification.mcc,
 }
 """Metric names a benchmark description may list (``Benchmark.metrics``) → the function."""
-
-KINDS: tuple[str, ...] = ("cola", "mlm", "causal", "ngram")
-"""Scorer kinds :func:`evaluate_items` knows; ``"cola"`` (a classifier's signed score) is
-classified at threshold 0, every other kind at a fitted threshold."""
-
-
-# ----------------------------------------------------------------------------- inputs
-def _spec(bench: Benchmark | str) -> Benchmark:
-    return benchmark(bench) if isinstance(bench, str) else bench
-
-
-def _lookup(values: Mapping[str, float], ids: pd.Series, what: str, part: str) -> np.ndarray:
-    missing = [i for i in dict.fromkeys(ids.to_numpy(object)) if i not in values]
-    if missing:
-        raise ValueError(
-            f"{what!r} lacks {len(missing)} unit id(s) that {part} refers to, e.g. {missing[0]!r}"
-        )
-    return np.array([values[i] for i in ids.to_numpy(object)], dtype=float)
-
-
-def _check_known(values: Mapping[str, float], items: Items, what: str) -> None:
-    known = set(items.units["id"].to_numpy(object))
-    unknown = [i for i in values if i not in known]
-    if unknown:
-        raise ValueError(
-            f"{what!r} has {len(unknown)} id(s) that are not units of {items.benchmark!r}, "
-            f"e.g. {unknown[0]!r}"
-        )
-
-
-# ----------------------------------------------------------------------------- outcomes
-@dataclass(frozen=True)
-class Outcomes:
-    """A model's outcome on every item of one benchmark: what each statistic of
-    :func:`evaluate_items` is a share (or an MCC) of, and what :mod:`metric_adc.report.analysis`
-    resamples. A part the items do not have is ``None``.
-
-    Attributes
-    ----------
-    pairs
-        One row per comparison of a pairs benchmark: the benchmark's group columns and
-        ``passed`` (the good unit scores strictly higher, :func:`metric_adc.core.blimp_pass`).
-    sensitivity
-        Cloze: one row per sensitivity item, in reading order: ``item_id, set, condition,
-        passed, passed_thresholded`` (every comparison of the item prefers the good completion;
-        by more than :data:`~metric_adc.prediction.SENSITIVITY_THRESHOLD`).
-    accuracy
-        Cloze with ranks: one row per accuracy item: ``item_id, set, condition, rank`` (the
-        best rank of its expected completions); ``None`` without ranks.
-    labelled
-        One row per labelled sentence: ``id, split, label, predicted``.
-    classifier
-        How ``predicted`` was made: ``{"threshold": "zero" | "fitted", "kind", "n_folds",
-        "seed"}`` (``None`` without labels).
-    """
-
-    benchmark: str
-    pairs: pd.DataFrame | None = None
-    sensitivity: pd.DataFrame | None = None
-    accuracy: pd.DataFrame | None = None
-    labelled: pd.DataFrame | None = None
-    classifier: dict | None = None
-
-
-def _pair_outcomes(spec: Benchmark, items: Items, scores: Mapping[str, float]) -> pd.DataFrame:
-    c = items.comparisons
-    delta = _lookup(scores, c["good_id"], "scores", "comparisons") - _lookup(
-        scores, c["bad_id"], "scores", "comparisons"
-    )
-    frame = c[list(spec.groups)].reset_index(drop=True)
-    frame["passed"] = core.blimp_pass(delta)
-    return frame
-
-
-def _per_item(frame: pd.DataFrame, names: np.ndarray, **columns: np.ndarray) -> pd.DataFrame:
-    """One row per item of ``frame`` (first occurrence, reading order) with values given for
-    the sorted item ``names``."""
-    out = frame.drop_duplicates("item_id")[["item_id", "set", "condition"]].reset_index(drop=True)
-    position = pd.Index(names.astype(str)).get_indexer(out["item_id"].astype(str))
-    for name, values in columns.items():
-        out[name] = values[position]
-    return out
-
-
-def _cloze_outcomes(
-    items: Items, scores: Mapping[str, float], ranks: Mapping[str, int] | None
-) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    c = items.comparisons
-    good = _lookup(scores, c["good_id"], "scores", "comparisons")
-    bad = _lookup(scores, c["bad_id"], "scores", "comparisons")
-    item = c["item_id"].to_numpy()
-    names, passed = prediction.item_passes(good, bad, items=item)
-    _, passed_t = prediction.item_passes(
-        good, bad, items=item, threshold=prediction.SENSITIVITY_THRESHOLD
-    )
-    sens = _per_item(c, names, passed=passed, passed_thresholded=passed_t)
-    if ranks is None:
-        return sens, None
-    a = items.accuracy
-    if not len(a):
-        return sens, pd.DataFrame(columns=["item_id", "set", "condition", "rank"])
-    rank = _lookup(ranks, a["expected_id"], "ranks", "accuracy")
-    names, best = prediction.best_rank(rank, a["item_id"].to_numpy())
-    return sens, _per_item(a, names, rank=best)
-
-
-def _labelled_outcomes(
-    items: Items, scores: Mapping[str, float], kind: str | None, seed: int, n_folds: int
-) -> tuple[pd.DataFrame, dict]:
-    labels = items.labels
-    values = _lookup(scores, labels["id"], "scores", "labels")
-    truth = labels["label"].to_numpy(bool)
-    split = labels["split"].to_numpy(object)
-    fitted = kind != "cola"
-    rng = np.random.default_rng(seed)
-    predicted = np.zeros(truth.size, dtype=bool)
-    for name in dict.fromkeys(split):
-        sel = split == name
-        predicted[sel] = (
-            classification.cross_validated_predictions(
-                values[sel], truth[sel], rng=rng, n_folds=n_folds
-            )
-            if fitted
-            else classification.predict_at_threshold(values[sel], 0.0)
-        )
-    frame = pd.DataFrame(
-        {
-            "id": labels["id"].to_numpy(object),
-            "split": split,
-            "label": truth,
-            "predicted": predicted,
-        }
-    )
-    how = {
-        "threshold": "fitted" if fitted else "zero",
-        "kind": kind,
-        "n_folds": n_folds if fitted else None,
-        "seed": seed if fitted else None,
-    }
-    return frame, how
-
-
-def outcomes(
-    bench: Benchmark | str,
-    items: Items,
-    scores: Mapping[str, float],
-    *,
-    ranks: Mapping[str, int] | None = None,
-    kind: str | None = None,
-    seed: int = 0,
-    n_folds: int = classification.N_FOLDS,
-) -> Outcomes:
-    """A model's outcome on every item (see :class:`Outcomes`); the arguments and checks are
-    those of :func:`evaluate_items`, which aggregates them.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from li_adger.benchmarks import Items
-    >>> units = pd.DataFrame({"id": ["g1", "b1", "g2", "b2"], "sentence": list("abcd")})
-    >>> pairs = pd.DataFrame({"pair_id": ["1", "2"], "good_id": ["g1", "g2"],
-    ...                       "bad_id": ["b1", "b2"], "UID": ["x", "y"],
-    ...                       "linguistics_term": ["t", "t"], "field": ["f", "f"]})
-    >>> o = outcomes("blimp", Items("blimp", "pairs", units, pairs),
-    ...              {"g1": -10.0, "b1": -12.0, "g2": -9.0, "b2": -8.0})
-    >>> o.pairs["passed"].tolist(), o.sensitivity, o.labelled
-    ([True, False], None, None)
-    """
-    spec = _spec(bench)
-    if items.benchmark != spec.name or items.form != spec.form:
-        raise ValueError(
-            f"'items' are of {items.benchmark!r} ({items.form}), expected {spec.name!r} ({spec.form})"
-        )
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"'kind' must be one of {KINDS} or None (got {kind!r})")
-    if ranks is not None and spec.form != "cloze":
-        raise ValueError(f"'ranks' apply to cloze benchmarks only ({spec.name!r} is {spec.form})")
-    _check_known(scores, items, "scores")
-    if ranks is not None:
-        _check_known(ranks, items, "ranks")
-    parts: dict = {}
-    if len(items.comparisons):
-        if spec.form == "cloze":
-            parts["sensitivity"], parts["accuracy"] = _cloze_outcomes(items, scores, ranks)
-        else:
-            parts["pairs"] = _pair_outcomes(spec, items, scores)
-    if len(items.labels):
-        parts["labelled"], parts["classifier"] = _labelled_outcomes(
-            items, scores, kind, seed, n_folds
-        )
-    return Outcomes(spec.name, **parts)
 
 
 # ----------------------------------------------------------------------------- sections
@@ -393,8 +198,8 @@ def evaluate_items(
     items: Items,
     scores: Mapping[str, float],
     *,
-    ranks: Mapping[str, int] | None = None,
     kind: str | None = None,
+    ranks: Mapping[str, int] | None = None,
     seed: int = 0,
     n_folds: int = classification.N_FOLDS,
 ) -> dict:
@@ -407,30 +212,32 @@ def evaluate_items(
     scores
         Unit id → score: a sentence's score for pairs and labelled sentences; the natural-log
         probability of the completion given the context for cloze units.
-    ranks
-        Cloze only: unit id → rank of the completion among the model's predictions (1 = top).
     kind
         The scorer's kind (``"cola"``, ``"mlm"``, ``"causal"``, ``"ngram"``, or ``None``);
         ``"cola"`` classifies labelled sentences at threshold 0, any other at a fitted one.
+    ranks
+        Cloze only: unit id → rank of the completion among the model's predictions (1 = top).
     seed, n_folds
         The cross-validation of a fitted threshold.
 
     Examples
     --------
-    >>> import pandas as pd
+    Two comparisons of BLiMP's paradigm ``x``, one of ``y``: the headline is the mean over
+    paradigms (1.0 and 0.0), the pooled criterion 2 of 3.
+
     >>> from li_adger.benchmarks import Items
-    >>> units = pd.DataFrame({"id": ["g1", "b1", "g2", "b2"], "sentence": list("abcd")})
-    >>> pairs = pd.DataFrame({"pair_id": ["1", "2"], "good_id": ["g1", "g2"],
-    ...                       "bad_id": ["b1", "b2"], "UID": ["x", "y"],
-    ...                       "linguistics_term": ["t", "t"], "field": ["f", "f"]})
-    >>> r = evaluate_items("blimp", Items("blimp", "pairs", units, pairs),
-    ...                    {"g1": -10.0, "b1": -12.0, "g2": -9.0, "b2": -8.0})
-    >>> r["pairs"]["blimp"], r["pairs"]["groups"]["UID"], r["headline"]["value"]
-    (0.5, {'x': {'n_pairs': 1, 'blimp': 1.0}, 'y': {'n_pairs': 1, 'blimp': 0.0}}, 0.5)
+    >>> units = pd.DataFrame({"id": list("abcdef"), "sentence": list("abcdef")})
+    >>> comparisons = pd.DataFrame({"pair_id": list("123"), "good_id": list("ace"),
+    ...     "bad_id": list("bdf"), "UID": ["x", "x", "y"], "linguistics_term": ["t"] * 3,
+    ...     "field": ["f"] * 3})
+    >>> r = evaluate_items("blimp", Items("blimp", "pairs", units, comparisons),
+    ...     {"a": -1.0, "b": -2.0, "c": -3.0, "d": -4.0, "e": -6.0, "f": -5.0})
+    >>> r["headline"]["value"], round(r["pairs"]["blimp"], 4), r["pairs"]["groups"]["UID"]["y"]
+    (0.5, 0.6667, {'n_pairs': 1, 'blimp': 0.0})
     >>> sorted(r), r["cloze"], r["labelled"]
     (['benchmark', 'cloze', 'form', 'headline', 'labelled', 'note', 'pairs'], None, None)
     """
-    spec = _spec(bench)
+    spec = spec_of(bench)
     o = outcomes(spec, items, scores, ranks=ranks, kind=kind, seed=seed, n_folds=n_folds)
     return summarize_outcomes(spec, o)
 
@@ -447,7 +254,7 @@ def summarize_outcomes(bench: Benchmark | str, o: Outcomes) -> dict:
     >>> r["headline"]["value"], r["pairs"]["groups"]["environment"]["only"]
     (0.5, {'n_pairs': 1, 'blimp': 0.0})
     """
-    spec = _spec(bench)
+    spec = spec_of(bench)
     sections: dict = {}
     if o.pairs is not None:
         sections["pairs"] = _pairs_section(spec, o.pairs)
@@ -458,90 +265,19 @@ def summarize_outcomes(bench: Benchmark | str, o: Outcomes) -> dict:
     return _result(spec, **sections)
 
 
-def _blimp_reference(frame: pd.DataFrame, share: str, n: pd.Series | float) -> dict:
-    rows = frame[list(BENCHMARKS["blimp"].groups)].copy()
-    rows["n"] = n
-    rows["share"] = frame[share].to_numpy(float)
-    return _shares(rows, BENCHMARKS["blimp"].groups)
-
-
-def _blimp_human(spec: Benchmark, source) -> dict[str, dict]:
-    human = load_references(spec.name, source=source)["blimp-human"]
-    note = (
-        "Warstadt et al. (2020), §3.4: per paradigm, the share of about 100 individual "
-        "forced-choice judgements (20 validators × 5 pairs) that chose the acceptable "
-        "sentence; n_pairs counts the 5 validated pairs of each paradigm"
-    )
-    return {"human": _result(spec, note, pairs=_blimp_reference(human, "agreement", 5.0))}
-
-
-def _blimp_models(spec: Benchmark, source) -> dict[str, dict]:
-    models = load_references(spec.name, source=source)["blimp-models"]
-    out = {}
-    for model, frame in models.groupby("model", sort=False):
-        note = f"Warstadt et al. (2020): {model}, per-paradigm accuracy (models_summary.jsonl)"
-        out[str(model)] = _result(spec, note, pairs=_blimp_reference(frame, "accuracy", 1000.0))
-    return out
-
-
-def _thesis(spec: Benchmark, source) -> dict[str, dict]:
-    from metric_adc.thesis import outputs as thesis
-
-    items = load_items(spec.name, source=source)
-    units = set(items.units["id"])
-    out = {}
-    folder = None if source is None else Path(source) / "thesis-outputs"
-    for model in thesis.load_thesis_models(folder):
-        if model.standardized or not units <= set(model.scores):
-            continue  # the trigram rows: thesis z-scores of part of the sentences
-        kind = "cola" if model.name.endswith("-cola") else "mlm"
-        scores = {i: model.scores[i] for i in units}
-        result = evaluate_items(spec, items, scores, kind=kind)
-        result["note"] = f"Vázquez Martínez (2021): {model.label}, from the thesis's outputs"
-        out[model.name] = result
-    return out
-
-
-_REFERENCE_SOURCES: dict[str, Callable[[Benchmark, object], dict[str, dict]]] = {
-    "blimp-human": _blimp_human,
-    "blimp-models": _blimp_models,
-    "thesis": _thesis,
-}
-"""Reference-source name (``Benchmark.references``) → its rows, in the shape of
-:func:`evaluate_items`."""
-
-
-def reference_results(
-    bench: Benchmark | str, *, source: str | os.PathLike | None = None
-) -> dict[str, dict]:
-    """The benchmark's reference rows, row name → result in the shape of :func:`evaluate_items`.
-
-    BLiMP: ``human`` (the validators' individual agreement) and the paper's ``5-gram``,
-    ``LSTM``, ``Transformer-XL`` and ``GPT-2``, from per-paradigm accuracies aggregated as for a
-    model (a group's value is the pooled share over its pairs = the mean over its paradigms).
-    LI-Adger: the thesis's six BERT models that scored every sentence (masked LMs, and CoLA
-    classifiers at threshold 0 for the MCC against the expert labels); the thesis's trigram
-    rows hold z-scores of part of the sentences and are left to the ADC report. Others: none.
+def result_from_shares(bench: Benchmark | str, shares: pd.DataFrame, *, note: str) -> dict:
+    """A pairs benchmark's result (the shape of :func:`evaluate_items`) from published shares:
+    one row per group of pairs with the benchmark's group columns, ``n`` (its pairs) and
+    ``share`` (the share of them passed), e.g. a paper's per-paradigm accuracies. A group
+    level's value is the pooled share over its pairs, as for a model.
 
     Examples
     --------
-    >>> refs = reference_results("blimp")
-    >>> list(refs)
-    ['human', '5-gram', 'LSTM', 'Transformer-XL', 'GPT-2']
-    >>> [round(r["headline"]["value"], 3) for r in refs.values()]
-    [0.886, 0.612, 0.698, 0.696, 0.83]
-    >>> reference_results("npi")
-    {}
+    >>> shares = pd.DataFrame({"UID": ["x", "y"], "linguistics_term": ["t", "t"],
+    ...     "field": ["f", "f"], "n": [1000.0, 1000.0], "share": [0.9, 0.6]})
+    >>> r = result_from_shares("blimp", shares, note="a paper")
+    >>> round(r["headline"]["value"], 3), r["pairs"]["n_pairs"], r["note"]
+    (0.75, 2000, 'a paper')
     """
-    spec = _spec(bench)
-    out: dict[str, dict] = {}
-    for name in spec.references:
-        try:
-            resolve = _REFERENCE_SOURCES[name]
-        except KeyError:
-            raise ValueError(
-                f"{spec.name}: unknown reference source {name!r}; expected one of "
-                f"{list(_REFERENCE_SOURCES)}"
-            ) from None
-        out.update(resolve(spec, source))
-    return out
+    spec = spec_of(bench)
+    return _result(spec, note, pairs=_shares(shares, spec.groups))

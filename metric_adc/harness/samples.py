@@ -102,7 +102,7 @@ def samples_to_scores(
     ...     json.dumps({"doc": doc, "filtered_resps": [["-48.5", "False"]]}) + "\\n")
     >>> sf = read_scores(samples_to_scores(d / "samples.jsonl", d / "scores.jsonl"))
     >>> sf.label, sf.as_dict(), sf.metadata["convention"]
-    ('EleutherAI__pythia-160m (logprob)', {'32.1.martin.1a.g.01': -48.5}, 'lm-eval-harness')
+    ('EleutherAI__pythia-160m (logprob, lm-eval-harness)', {'32.1.martin.1a.g.01': -48.5}, 'lm-eval-harness')
     """
     samples = Path(samples)
     metadata = {

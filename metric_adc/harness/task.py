@@ -1,18 +1,12 @@
-"""The ``li_adger_adc`` task's documents and metrics: sentence log-likelihoods → the ADC.
+"""The ``li_adger_adc`` task's computation: sentence log-likelihoods → the ADC on LI-Adger.
 
-lm-evaluation-harness calls these through ``li_adger_adc.yaml`` (by way of ``utils.py``):
-
-- :func:`sentences` is the task's ``custom_dataset``: the 4,178 LI-Adger sentences from
-  :func:`li_adger.load`, one document per sentence, never fetched from the Hub.
-- :func:`process_results` turns one document's log-likelihood into the item
-  ``(sentence id, log-likelihood)``, the same item for every metric.
-- :func:`blimp`, :func:`adc_0_5`, :func:`adc_1`, :func:`adc_5` and :func:`pearson_pairs` are
-  the metrics' aggregations. Each gets the items of all documents, in whatever order the
-  harness gathered them, and calls :func:`summary`, which puts the log-likelihoods in the
-  dataset's sentence order (so nothing depends on document order or batching), z-scores
-  them over all 4,178 sentences and hands the 2,365 evaluable pairs' deltas and human deltas
-  to :func:`metric_adc.core.summarize`: the numbers ``python -m metric_adc report`` gives for
-  a scores file holding the same log-likelihoods.
+The functions lm-evaluation-harness calls are in :mod:`metric_adc.harness.utils` (named by
+``li_adger_adc.yaml``); they hand their items to :func:`summary`, which puts the
+log-likelihoods in the dataset's sentence order (so nothing depends on document order or
+batching), z-scores them over all 4,178 sentences and hands the 2,365 evaluable pairs' deltas
+and human deltas to :func:`metric_adc.core.summarize`: the numbers ``python -m metric_adc
+report`` gives for a scores file holding the same log-likelihoods. The pair table is read once
+per process here, whatever the harness reloads.
 
 The log-likelihood is the harness's own, for an empty context: the harness scores the
 continuation ``" " + sentence`` (its ``target_delimiter``, as in its BLiMP tasks) after the
@@ -24,72 +18,17 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from metric_adc import core
 
-__all__ = [
-    "METRICS",
-    "adc_0_5",
-    "adc_1",
-    "adc_5",
-    "blimp",
-    "pearson_pairs",
-    "process_results",
-    "sentences",
-    "summary",
-]
+__all__ = ["METRICS", "Item", "summary"]
 
 METRICS: tuple[str, ...] = ("blimp", "adc_0.5", "adc_1", "adc_5", "pearson_pairs")
 """The metrics the task reports, as the harness names them (``metric_list`` in the YAML)."""
 
 Item = tuple[str, float]
-"""What :func:`process_results` gives each metric for one document: (sentence id, log-likelihood)."""
-
-
-def sentences(**metadata: Any):
-    """The task's documents: ``{"test": li_adger.load("sentences")}``, one row per sentence.
-
-    The harness calls a ``custom_dataset`` with the task's metadata and the run's model
-    arguments as keyword arguments; none of them changes the dataset, so they are ignored.
-
-    Examples
-    --------
-    >>> import li_adger
-    >>> docs = sentences(version=1.0, pretrained="gpt2")["test"]
-    >>> docs.num_rows, docs[0]["id"] == li_adger.load("sentences")[0]["id"]
-    (4178, True)
-    """
-    import datasets
-
-    import li_adger
-
-    return datasets.DatasetDict({"test": li_adger.load("sentences")})
-
-
-def process_results(doc: Mapping[str, Any], results: Sequence[Sequence]) -> dict[str, Item]:
-    """One document's item ``(sentence id, log-likelihood)``, under every metric's name.
-
-    ``results`` holds the harness's answer to the document's one request,
-    ``[(log-likelihood, is_greedy)]``.
-
-    Examples
-    --------
-    >>> process_results({"id": "s1", "sentence": "A."}, [(-12.5, False)])["adc_0.5"]
-    ('s1', -12.5)
-    >>> process_results({"id": "s1"}, [(-1.0, False), (-2.0, False)])
-    Traceback (most recent call last):
-    ...
-    ValueError: li_adger_adc: document 's1' got 2 results, expected 1 (one log-likelihood per sentence)
-    """
-    if len(results) != 1:
-        raise ValueError(
-            f"li_adger_adc: document {doc['id']!r} got {len(results)} results, "
-            "expected 1 (one log-likelihood per sentence)"
-        )
-    item = (str(doc["id"]), float(results[0][0]))
-    return dict.fromkeys(METRICS, item)
+"""What each metric gets for one document: (sentence id, log-likelihood)."""
 
 
 @functools.cache
@@ -160,63 +99,3 @@ def summary(items: Iterable[Sequence]) -> dict:
     z = core.zscore_by_id(list(scores), list(scores.values()))
     model_delta = core.pair_deltas(z, pairs.good_ids, pairs.bad_ids)
     return core.summarize(model_delta, pairs.human_delta, deltas=core.DEFAULT_DELTAS)
-
-
-def blimp(items: Iterable[Sequence]) -> float:
-    """The BLiMP criterion: the share of pairs whose acceptable sentence scores higher.
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> round(blimp(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
-    0.852
-    """
-    return summary(items)["blimp"]
-
-
-def adc_0_5(items: Iterable[Sequence]) -> float:
-    """ADC at δ = 0.5.
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> round(adc_0_5(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
-    0.364
-    """
-    return summary(items)["adc"][core.delta_key(0.5)]
-
-
-def adc_1(items: Iterable[Sequence]) -> float:
-    """ADC at δ = 1.
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> round(adc_1(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
-    0.63
-    """
-    return summary(items)["adc"][core.delta_key(1.0)]
-
-
-def adc_5(items: Iterable[Sequence]) -> float:
-    """ADC at δ = 5.
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> round(adc_5(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
-    0.848
-    """
-    return summary(items)["adc"][core.delta_key(5.0)]
-
-
-def pearson_pairs(items: Iterable[Sequence]) -> float | None:
-    """Pearson's r between the pairs' model deltas and human deltas (``None`` if undefined).
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> round(pearson_pairs(load_thesis_scores()["bert-base-uncased-mlm"].items()), 3)
-    0.385
-    """
-    return summary(items)["pearson_pairs"]

@@ -28,23 +28,22 @@ Examples
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterable, Mapping, Sequence
 
 from metric_adc import core
+from metric_adc.family.items import items_of
 from metric_adc.linking.fit import DEFAULT_FOLDS, DEFAULT_SEED, CrossFit, cross_fit
 from metric_adc.linking.formulas import LINKING_FUNCTIONS, LINKING_NAMES
 from metric_adc.pairs import PairTable
-from metric_adc.report import rows
+from metric_adc.rows import evaluate_on_pairs
 from metric_adc.scores.file import ScoresFile
+from metric_adc.scores.labels import convention_of, row_label
 
 __all__ = [
     "FITTED",
     "LINKING_CHOICES",
     "LINKING_FIELDS",
-    "add_linking_option",
     "fitted_note",
-    "format_fits",
     "has_linking_fields",
     "linking_rows",
     "linking_scores",
@@ -85,15 +84,13 @@ def _field(sf: ScoresFile, name: str, linking: str) -> list:
 
 
 def _sentence_facts() -> tuple[dict[str, float], dict[str, str]]:
-    """LI-Adger's judgement and phenomenon of every sentence id."""
-    import li_adger
-
-    table = li_adger.load("sentences")
-    ids = [str(i) for i in table["id"]]
-    judgements = dict(
-        zip(ids, (float("nan") if j is None else float(j) for j in table["judgement"]), strict=True)
+    """LI-Adger's judgement and phenomenon of every sentence id (the benchmark's labels)."""
+    labels = items_of("li_adger").labels
+    ids = labels["id"].tolist()
+    return (
+        dict(zip(ids, labels["judgement"].tolist(), strict=True)),
+        dict(zip(ids, labels["phenomenon"].tolist(), strict=True)),
     )
-    return judgements, dict(zip(ids, (str(p) for p in table["phenomenon"]), strict=True))
 
 
 def _check_pairs_in_folds(pairs: PairTable, fold: Mapping[str, int]) -> None:
@@ -203,7 +200,7 @@ def linking_rows(
     k: int = DEFAULT_FOLDS,
     seed: int = DEFAULT_SEED,
 ) -> tuple[list[dict], dict[str, dict]]:
-    """One result row (:func:`metric_adc.report.rows.evaluate_on_pairs`) per linking function of
+    """One result row (:func:`metric_adc.rows.evaluate_on_pairs`) per linking function of
     ``names``, computed from the fields of ``sf``, and how ``fitted`` was fitted
     (``{"fitted": CrossFit.as_dict()}`` when asked for, else ``{}``).
 
@@ -231,65 +228,13 @@ def linking_rows(
         # the row names the linking function as a file of that variant would be named
         metadata = {**sf.metadata, "model": sf.model, "variant": name}
         shown.append(
-            rows.evaluate_on_pairs(
+            evaluate_on_pairs(
                 scores,
                 pairs,
-                model=rows.row_label(metadata),
+                model=row_label(metadata),
                 deltas=deltas,
                 note=note,
-                convention=rows.convention_of(metadata),
+                convention=convention_of(metadata),
             )
         )
     return shown, fits
-
-
-def format_fits(fits: Mapping[str, Mapping]) -> str:
-    """The fitted coefficients per fold, as printed under ``report --linking``'s table.
-
-    Examples
-    --------
-    >>> fold = {"fold": 0, "n_phenomena": 47, "n_train": 3300, "n_test": 876, "alpha": 0.4,
-    ...         "b": -0.42, "c": 6.3, "intercept": -1.1, "beta": 1.05, "gamma": 15.75}
-    >>> form = "(logP - beta * logPu + gamma) / n"
-    >>> print(format_fits({"fitted": {"form": form, "k": 5, "seed": 0, "folds": [fold]}}))
-    fitted: (logP - beta * logPu + gamma) / n, least squares, 5 folds of phenomena, seed 0
-      fold 0: 47 phenomena, fitted on 3300 sentences, scores 876: beta 1.050, gamma 15.750 (alpha 0.4000, intercept -1.1000)
-    """
-    lines = []
-    for name, fit in fits.items():
-        lines.append(
-            f"{name}: {fit['form']}, least squares, {fit['k']} folds of phenomena, "
-            f"seed {fit['seed']}"
-        )
-        lines += [
-            f"  fold {f['fold']}: {f['n_phenomena']} phenomena, fitted on {f['n_train']} "
-            f"sentences, scores {f['n_test']}: beta {f['beta']:.3f}, gamma {f['gamma']:.3f} "
-            f"(alpha {f['alpha']:.4f}, intercept {f['intercept']:.4f})"
-            for f in fit["folds"]
-        ]
-    return "\n".join(lines)
-
-
-def add_linking_option(parser: argparse.ArgumentParser) -> None:
-    """Add ``--linking NAME …`` to a ``report``/``reproduce`` parser.
-
-    Examples
-    --------
-    >>> p = argparse.ArgumentParser()
-    >>> add_linking_option(p)
-    >>> p.parse_args(["--linking", "slor", "fitted"]).linking
-    ['slor', 'fitted']
-    >>> p.parse_args([]).linking
-    []
-    """
-    parser.add_argument(
-        "--linking",
-        nargs="+",
-        choices=LINKING_CHOICES,
-        default=[],
-        metavar="NAME",
-        help="one row per linking function, computed from a scores file's logprob, "
-        f"unigram_logprob, n_words and n_tokens fields: {', '.join(LINKING_CHOICES)} "
-        f"({FITTED}: β, γ of MORCELA's form fitted by {DEFAULT_FOLDS}-fold cross-validation "
-        "over LI-Adger's phenomena; docs/linking.md)",
-    )

@@ -4,7 +4,7 @@ the comparison with a baseline model.
 :func:`analyze_on_pairs` takes the model's :class:`~metric_adc.pairs.ModelDeltas` (and the
 baseline's), computed once by the caller; the statistics come from :mod:`metric_adc.core`
 and :mod:`metric_adc.bootstrap`. :func:`analyze_outcomes` gives the bootstrap intervals of
-any benchmark of the family from a model's :class:`~metric_adc.family.statistics.Outcomes`.
+any benchmark of the family from a model's :class:`~metric_adc.family.outcomes.Outcomes`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from li_adger.benchmarks import Benchmark, benchmark
+from li_adger.benchmarks import Benchmark
 from metric_adc import bootstrap, core
-from metric_adc.family.statistics import ACCURACY_KS, Outcomes
+from metric_adc.family.outcomes import Outcomes, spec_of
+from metric_adc.family.statistics import ACCURACY_KS
 from metric_adc.pairs import ModelDeltas, PairTable
 
 __all__ = ["ANALYSIS_KEYS", "CI_STATISTICS", "analyze_on_pairs", "analyze_outcomes"]
@@ -64,7 +65,7 @@ def analyze_on_pairs(
 
     Examples
     --------
-    >>> from metric_adc.pairs import thesis_model_deltas, thesis_pair_table
+    >>> from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table
     >>> t = thesis_pair_table()
     >>> md = {m.name: d for m, d in thesis_model_deltas(t)}
     >>> a = analyze_on_pairs(md["bert-base-uncased-mlm"], t, rng=np.random.default_rng(0),
@@ -199,7 +200,7 @@ def analyze_outcomes(
 
     Examples
     --------
-    >>> from metric_adc.family.statistics import outcomes
+    >>> from metric_adc.family.outcomes import outcomes
     >>> from li_adger.benchmarks import Items
     >>> units = pd.DataFrame({"id": list("abcdef"), "sentence": list("abcdef")})
     >>> comparisons = pd.DataFrame({"pair_id": ["1", "2", "3"], "good_id": list("ace"),
@@ -211,7 +212,7 @@ def analyze_outcomes(
     >>> a["resampled"], round(a["headline"]["estimate"], 3), a["pairs"]["environment"]["only"]["estimate"]
     ('pairs', 0.667, 1.0)
     """
-    spec = benchmark(bench) if isinstance(bench, str) else bench
+    spec = spec_of(bench)
 
     def ci(counts: np.ndarray, statistic: str) -> dict:
         return bootstrap.stratified_ci(

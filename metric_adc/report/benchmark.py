@@ -1,59 +1,34 @@
 """What ``python -m metric_adc report`` computes for a scores file of the family's benchmarks
-other than LI-Adger (whose ADC report is :func:`metric_adc.report.analysis.analyze_on_pairs`'s).
+other than LI-Adger (whose report is :func:`metric_adc.report.li_adger.li_adger_report`).
 
-:func:`benchmark_report` returns a dict with the keys :data:`REPORT_KEYS`, the keys of
-``report --json`` for every benchmark: ``benchmark``; ``rows``, the model's row and the
-benchmark's reference rows (:func:`metric_adc.report.rows.benchmark_row`,
-:func:`metric_adc.report.rows.reference_rows`); ``analysis``, the bootstrap intervals
-(:func:`metric_adc.report.analysis.analyze_outcomes`); ``table_2_2``, the thesis's CoLA classifiers'
-MCC on LI-Adger (:func:`metric_adc.report.rows.table_2_2_rows`) where the benchmark is CoLA (and, for
-LI-Adger, with a CoLA classifier's own row first), else ``None``.
+:func:`benchmark_report` returns a report (:func:`metric_adc.report.shape.report_of`): the
+model's row and the benchmark's reference rows (:func:`metric_adc.rows.benchmark_row`,
+:func:`metric_adc.report.references.reference_rows`); the bootstrap intervals
+(:func:`metric_adc.report.analysis.analyze_outcomes`); on CoLA the thesis's CoLA classifiers'
+MCC on LI-Adger (:func:`metric_adc.thesis.table_2_2.table_2_2_rows`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from metric_adc.family import statistics as family
-from metric_adc.report import rows
+from metric_adc.family.items import items_of
+from metric_adc.family.outcomes import outcomes
+from metric_adc.family.statistics import summarize_outcomes
 from metric_adc.report.analysis import analyze_outcomes
-from metric_adc.scores.benchmark import BenchmarkScores, items_of
+from metric_adc.report.references import reference_rows
+from metric_adc.report.shape import report_of
+from metric_adc.rows import benchmark_row
+from metric_adc.scores.benchmark import BenchmarkScores
+from metric_adc.thesis.table_2_2 import table_2_2_rows
 
-__all__ = ["REPORT_KEYS", "benchmark_report", "li_adger_mcc_rows"]
-
-REPORT_KEYS = ("benchmark", "rows", "analysis", "table_2_2")
-"""The keys of ``report --json``, for every benchmark (LI-Adger's ``rows`` are ADC rows,
-its ``analysis`` that of :func:`metric_adc.report.analysis.analyze_on_pairs`)."""
-
-
-def li_adger_mcc_rows(bs: BenchmarkScores) -> list[dict] | None:
-    """For a CoLA classifier's LI-Adger scores: its MCC against the expert labels (threshold
-    0) as a benchmark row, then the thesis's Table 2.2 rows; ``None`` for any other kind.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from metric_adc.scores.file import write_scores
-    >>> from metric_adc.scores.benchmark import read_benchmark_scores
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> s = load_thesis_scores()["bert-base-uncased-cola"]
-    >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "c.jsonl",
-    ...     [{"id": k, "score": v} for k, v in s.items()], {"model": "bbu", "kind": "cola"})
-    >>> [(r["model"], round(r["labelled"]["mcc"], 3)) for r in li_adger_mcc_rows(read_benchmark_scores(p))][:2]
-    [('bbu', 0.585), ('bert-base-uncased-cola', 0.585)]
-    """
-    if bs.kind != "cola":
-        return None
-    result = family.evaluate_items("li_adger", items_of("li_adger"), bs.scores, kind="cola")
-    mine = rows.benchmark_row(
-        result, model=bs.model, convention=bs.convention, n_units=len(bs.scores)
-    )
-    return [mine, *rows.table_2_2_rows()]
+__all__ = ["benchmark_report"]
 
 
 def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2000) -> dict:
-    """The report of a scores file on its benchmark (keys :data:`REPORT_KEYS`); ``seed`` draws
-    the bootstrap resamples and the folds of a fitted CoLA threshold.
+    """The report of a scores file on its benchmark (keys
+    :data:`~metric_adc.report.shape.REPORT_KEYS`); ``seed`` draws the bootstrap resamples and
+    the folds of a fitted CoLA threshold.
 
     Examples
     --------
@@ -65,24 +40,28 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     ...     [{"id": i, "score": -float(len(s))} for i, s in zip(units["id"], units["sentence"])],
     ...     {"model": "length", "dataset": "npi"})
     >>> r = benchmark_report(read_benchmark_scores(p), n_resamples=50)
-    >>> list(r) == list(REPORT_KEYS), [x["model"] for x in r["rows"]], r["table_2_2"]
-    (True, ['length'], None)
+    >>> text = dict(zip(units["id"], units["sentence"]))
+    >>> c = items_of("npi").comparisons
+    >>> shorter = [len(text[g]) < len(text[b]) for g, b in zip(c["good_id"], c["bad_id"])]
+    >>> [x["model"] for x in r["rows"]], r["rows"][0]["headline"] == sum(shorter) / len(c)
+    (['length'], True)
     """
     if bs.benchmark == "li_adger":
-        raise ValueError("LI-Adger's report is the ADC report (python -m metric_adc report)")
-    o = family.outcomes(
+        raise ValueError("LI-Adger's report is the ADC report (metric_adc.report.li_adger)")
+    o = outcomes(
         bs.benchmark, items_of(bs.benchmark), bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed
     )
-    result = family.summarize_outcomes(bs.benchmark, o)
-    row = rows.benchmark_row(
-        result, model=bs.model, convention=bs.convention, n_units=len(bs.scores)
+    row = benchmark_row(
+        summarize_outcomes(bs.benchmark, o),
+        model=bs.model,
+        convention=bs.convention,
+        n_units=len(bs.scores),
     )
-    analysis = analyze_outcomes(
-        bs.benchmark, o, rng=np.random.default_rng(seed), n_resamples=n_resamples
+    return report_of(
+        bs.benchmark,
+        [row, *reference_rows(bs.benchmark)],
+        analysis=analyze_outcomes(
+            bs.benchmark, o, rng=np.random.default_rng(seed), n_resamples=n_resamples
+        ),
+        table_2_2=table_2_2_rows() if bs.benchmark == "cola" else None,
     )
-    return {
-        "benchmark": bs.benchmark,
-        "rows": [row, *rows.reference_rows(bs.benchmark)],
-        "analysis": analysis,
-        "table_2_2": rows.table_2_2_rows() if bs.benchmark == "cola" else None,
-    }

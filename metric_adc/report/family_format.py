@@ -13,11 +13,13 @@ from collections.abc import Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
-from metric_adc.report.rows import SUMMARY_DELTA, TABLE_2_2_NOTE
+from metric_adc.report.summary import SUMMARY_DELTA
+from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE
 
 __all__ = [
     "DISPLAY_NAMES",
     "format_benchmark_report",
+    "format_notes",
     "format_summary",
     "format_table_2_2",
 ]
@@ -56,7 +58,15 @@ def _interval(ci: Mapping | None) -> str:
     return "" if ci is None else f"[{fmt(ci['low'])}, {fmt(ci['high'])}]"
 
 
-def _notes(rows: Sequence[Mapping]) -> str | None:
+def format_notes(rows: Sequence[Mapping]) -> str | None:
+    """The rows' notes as a list, one item per note naming its rows (``None`` without notes).
+
+    Examples
+    --------
+    >>> print(format_notes([{"model": "a", "note": "n"}, {"model": "b", "note": "n"},
+    ...                     {"model": "c", "note": None}]))
+    - a, b: n
+    """
     by_note: dict[str, list[str]] = {}
     for r in rows:
         if r.get("note"):
@@ -208,7 +218,7 @@ _T22_TITLES = {
 def format_table_2_2(
     rows: Sequence[Mapping], *, markdown: bool = False, context: str = "table"
 ) -> str:
-    """The MCC rows of :func:`metric_adc.report.rows.table_2_2_rows` (a CoLA classifier's own row
+    """The MCC rows of :func:`metric_adc.thesis.table_2_2.table_2_2_rows` (a CoLA classifier's own row
     first, in ``report``) with the note on the two label columns, titled for its ``context``:
     ``"table"`` (the ``table-2.2`` command), ``"li_adger"`` (under an LI-Adger report),
     ``"cola"`` (the comparison under a CoLA report).
@@ -253,7 +263,7 @@ def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: in
         blocks += _cloze_blocks(report)
     if model["labelled"] is not None:
         blocks += _labelled_blocks(report)
-    notes = _notes(report["rows"][1:])
+    notes = format_notes(report["rows"][1:])
     if notes:
         blocks.append((notes, None, None))
     if report["table_2_2"]:
@@ -316,7 +326,7 @@ def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
                 cells += [fmt(r["adc"]), fmt(r["li_adger_mcc"])]
         body.append(cells)
     blocks: list[Block] = [(None, _summary_header(), body), (_summary_legend(), None, None)]
-    notes = _notes(rows)
+    notes = format_notes(rows)
     if notes:
         blocks.append((notes, None, None))
     return _render(blocks, markdown=markdown)

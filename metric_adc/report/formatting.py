@@ -1,5 +1,7 @@
-"""Everything ``python -m metric_adc`` prints for people: result rows as plain-text or markdown
-tables, the report's and ``reproduce``'s notes, and the human ceiling.
+"""Everything ``python -m metric_adc`` prints for people about LI-Adger: result rows as
+plain-text or markdown tables, the whole report of a LI-Adger scores file
+(:func:`format_li_adger_report`) and of ``reproduce`` (:func:`format_reproduce_report`), their
+notes, the fitted linking's folds, and the human ceiling.
 
 Tables go through :mod:`li_adger.io.text_table`, the one table printer of the project; numbers
 are printed with :func:`li_adger.io.text_table.fmt` (``—`` where a statistic is undefined).
@@ -11,15 +13,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from li_adger.io.text_table import fmt, markdown_table, text_table
+from metric_adc.report.family_format import format_notes, format_table_2_2
 
 __all__ = [
     "format_ceiling",
     "format_comparison",
+    "format_fits",
     "format_human_note",
     "format_intervals",
+    "format_li_adger_report",
     "format_markdown",
     "format_report_notes",
     "format_reproduce_notes",
+    "format_reproduce_report",
     "format_table",
 ]
 
@@ -91,12 +97,8 @@ def format_markdown(rows: Sequence[Mapping]) -> str:
         ]
         for r in rows
     ]
-    by_note: dict[str, list[str]] = {}
-    for r in rows:
-        if r.get("note"):
-            by_note.setdefault(r["note"], []).append(str(r["model"]))
-    notes = [f"- {', '.join(who)}: {note}" for note, who in by_note.items()]
-    return "\n".join([markdown_table(header, body), *(["", *notes] if notes else [])])
+    notes = format_notes(rows)
+    return "\n".join([markdown_table(header, body), *(["", notes] if notes else [])])
 
 
 def format_intervals(ci: Mapping[str, Mapping], *, level: str, n_resamples: int, seed: int) -> str:
@@ -142,7 +144,7 @@ def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = F
 
 
 def format_human_note(human: Mapping) -> str:
-    """The caption of the human split-half row (:func:`metric_adc.report.rows.ceiling_row`) and the
+    """The caption of the human split-half row (:func:`metric_adc.rows.ceiling_row`) and the
     note of the data's authors, printed under a table that shows the row.
 
     Examples
@@ -270,3 +272,114 @@ def format_ceiling(result: Mapping) -> str:
     if "runtime_s" in result:
         lines.append(f"runtime {result['runtime_s']:.1f} s")
     return "\n".join(lines)
+
+
+def format_fits(fits: Mapping[str, Mapping]) -> str:
+    """The fitted coefficients per fold, as printed under ``report --linking``'s table.
+
+    Examples
+    --------
+    >>> fold = {"fold": 0, "n_phenomena": 47, "n_train": 3300, "n_test": 876, "alpha": 0.4,
+    ...         "b": -0.42, "c": 6.3, "intercept": -1.1, "beta": 1.05, "gamma": 15.75}
+    >>> form = "(logP - beta * logPu + gamma) / n"
+    >>> print(format_fits({"fitted": {"form": form, "k": 5, "seed": 0, "folds": [fold]}}))
+    fitted: (logP - beta * logPu + gamma) / n, least squares, 5 folds of phenomena, seed 0
+      fold 0: 47 phenomena, fitted on 3300 sentences, scores 876: beta 1.050, gamma 15.750 (alpha 0.4000, intercept -1.1000)
+    """
+    lines = []
+    for name, fit in fits.items():
+        lines.append(
+            f"{name}: {fit['form']}, least squares, {fit['k']} folds of phenomena, "
+            f"seed {fit['seed']}"
+        )
+        lines += [
+            f"  fold {f['fold']}: {f['n_phenomena']} phenomena, fitted on {f['n_train']} "
+            f"sentences, scores {f['n_test']}: beta {f['beta']:.3f}, gamma {f['gamma']:.3f} "
+            f"(alpha {f['alpha']:.4f}, intercept {f['intercept']:.4f})"
+            for f in fit["folds"]
+        ]
+    return "\n".join(lines)
+
+
+def _human(rows: Sequence[Mapping]) -> Mapping | None:
+    """The human split-half row of a report's rows (the row carrying the authors' note)."""
+    return next((r for r in rows if "authors_note" in r), None)
+
+
+def format_li_adger_report(
+    report: Mapping,
+    *,
+    markdown: bool = False,
+    seed: int = 0,
+    n_resamples: int = 2000,
+    baseline: str | None = None,
+    prestandardized: bool = False,
+) -> str:
+    """A LI-Adger report (:func:`metric_adc.report.li_adger.li_adger_report`) as ``report``
+    prints it: the table of rows, the notes, the bootstrap intervals (of phenomena where the
+    pairs have them), the comparison with the ``baseline`` file, the human row's note, and a
+    CoLA classifier's MCC beside the thesis's Table 2.2; with ``markdown``, the rows and the
+    MCC table only. A report of linking rows prints the rows and the fitted linking's folds.
+
+    Examples
+    --------
+    >>> row = {"model": "toy", "n_pairs": 2, "n_excluded": 0, "n_sentences": 4, "blimp": 1.0,
+    ...        "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
+    ...        "pearson_sentences": 0.25, "note": None}
+    >>> ci = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
+    >>> report = {"rows": [row], "analysis": {"ci": {"pairs": ci, "phenomena": None},
+    ...           "baseline": None}, "table_2_2": None, "linking": None}
+    >>> print(format_li_adger_report(report, n_resamples=10).splitlines()[3:6])
+    ['0 pair(s) excluded for a missing human judgement; z-scores over 4 sentences.', '', '95% bootstrap intervals (10 resamples of pairs, seed 0):']
+    """
+    rows = report["rows"]
+    if report["linking"] is not None:
+        if markdown:
+            return format_markdown(rows)
+        blocks = (format_table(rows), format_fits(report["linking"]))
+        return "\n\n".join(b for b in blocks if b)
+    mcc = []
+    if report["table_2_2"]:
+        mcc = [format_table_2_2(report["table_2_2"], markdown=markdown, context="li_adger")]
+    if markdown:
+        return "\n\n".join([format_markdown(rows), *mcc])
+    analysis = report["analysis"]
+    level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
+    blocks = [
+        format_table(rows),
+        format_report_notes(rows),
+        format_intervals(analysis["ci"][level], level=level, n_resamples=n_resamples, seed=seed),
+    ]
+    if analysis["baseline"]:
+        blocks.append(
+            format_comparison(
+                analysis["baseline"], name=str(baseline), prestandardized=prestandardized
+            )
+        )
+    human = _human(rows)
+    if human is not None:
+        blocks.append(format_human_note(human))
+    return "\n\n".join([*blocks, *mcc])
+
+
+def format_reproduce_report(report: Mapping, *, markdown: bool = False) -> str:
+    """``reproduce``'s report (:func:`metric_adc.report.li_adger.reproduce_report`): the table
+    of rows, the notes on the thesis's pairs and models and the human row's note (with
+    ``markdown``: the rows and their notes, the README's results table).
+
+    Examples
+    --------
+    >>> row = {"model": "m", "n_pairs": 2365, "n_excluded": 2, "blimp": 0.75, "adc": {},
+    ...        "note": None}
+    >>> print(format_reproduce_report({"rows": [row]}).splitlines()[-1])
+    Pairs: the thesis's pair file; 2 pair(s) lack a human judgement and are excluded.
+    """
+    rows = report["rows"]
+    if markdown:
+        return format_markdown(rows)
+    human = _human(rows)
+    models = [r for r in rows if r is not human]
+    blocks = [format_table(rows), format_reproduce_notes(models)]
+    if human is not None:
+        blocks.append(format_human_note(human))
+    return "\n\n".join(blocks)

@@ -17,12 +17,15 @@ from metric_adc import core
 
 __all__ = [
     "PHENOMENA_SHOWN",
+    "curves_figure",
+    "deltas_figure",
     "plot_adc_curves",
     "plot_benchmark",
     "plot_deltas",
     "plot_groups",
     "plot_phenomena",
     "plot_sentences",
+    "sentences_figure",
     "write_plots",
 ]
 
@@ -45,16 +48,17 @@ def _save(fig, path: Path) -> Path:
     return Path(path)
 
 
-def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path, *, title: str):
-    """Scatter of the human judgement against the model's z-score, one dot per sentence.
+def sentences_figure(model_z: Sequence[float], human: Sequence[float], *, title: str):
+    """Scatter of the human judgement against the model's z-score, one dot per sentence, the
+    Pearson r in the title.
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> p = plot_sentences([0.1, 1.0, -1.2], [0.3, 0.9, -1.0],
-    ...                    pathlib.Path(tempfile.mkdtemp()) / "s.png", title="toy")
-    >>> p.stat().st_size > 0
-    True
+    >>> fig = sentences_figure([0.1, 1.0, -1.2], [0.3, 0.9, -1.0], title="toy")  # r by hand
+    >>> ax = fig.axes[0]
+    >>> len(ax.collections[0].get_offsets()), ax.get_title()
+    (3, 'toy: sentences (Pearson r = 0.994)')
+    >>> _figure().close(fig)
     """
     plt = _figure()
     x, y = np.asarray(model_z, float), np.asarray(human, float)
@@ -63,22 +67,28 @@ def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path,
     r = core.correlation(x, y)["pearson"]
     ax.set(xlabel="model score (z)", ylabel="human judgement (z)",
            title=f"{title}: sentences (Pearson r = {'—' if r is None else f'{r:.3f}'})")  # fmt: skip
-    return _save(fig, path)
+    return fig
 
 
-def plot_deltas(
-    model_delta: Sequence[float], human_delta: Sequence[float], path: Path, *, delta: float,
-    title: str,
-):  # fmt: skip
-    """Δh against Δlm, pairs passing ADC(δ) in green, failing in red, with the ±δ band.
+def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path, *, title: str):
+    """:func:`sentences_figure`, written to ``path``."""
+    return _save(sentences_figure(model_z, human, title=title), path)
+
+
+def deltas_figure(
+    model_delta: Sequence[float], human_delta: Sequence[float], *, delta: float, title: str
+):
+    """Δh against Δlm, pairs passing ADC(δ) in green, failing in red, with the ±δ band; the
+    legend gives the share passing (pairs without a human delta are left out).
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> p = plot_deltas([1.0, -0.5], [1.2, 0.8], pathlib.Path(tempfile.mkdtemp()) / "d.png",
-    ...                 delta=1.0, title="toy")
-    >>> p.name
-    'd.png'
+    Of (Δlm, Δh) = (1.0, 1.2), (-0.5, 0.8), (0.4, nan), only the first passes at δ = 1:
+
+    >>> fig = deltas_figure([1.0, -0.5, 0.4], [1.2, 0.8, float("nan")], delta=1.0, title="t")
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['|Δh − Δlm| < 1', 'pass (0.500)', 'fail']
+    >>> _figure().close(fig)
     """
     plt = _figure()
     m, h = np.asarray(model_delta, float), np.asarray(human_delta, float)
@@ -97,18 +107,32 @@ def plot_deltas(
     ax.set(xlim=(-lim, lim), ylim=(-lim, lim), xlabel="model delta Δlm (z)",
            ylabel="human delta Δh (z)", title=f"{title}: ADC(δ={delta:g})")  # fmt: skip
     ax.legend(loc="lower right", fontsize=8)
-    return _save(fig, path)
+    return fig
 
 
-def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "ADC(δ)"):
-    """ADC(δ) curves, one per model, from :func:`metric_adc.core.delta_sweep` results.
+def plot_deltas(
+    model_delta: Sequence[float], human_delta: Sequence[float], path: Path, *, delta: float,
+    title: str,
+):  # fmt: skip
+    """:func:`deltas_figure`, written to ``path``."""
+    return _save(deltas_figure(model_delta, human_delta, delta=delta, title=title), path)
+
+
+def curves_figure(sweeps: Mapping[str, Mapping], *, title: str = "ADC(δ)"):
+    """ADC(δ) curves, one per model, from :func:`metric_adc.core.delta_sweep` results, each
+    with its area in the legend and its sign agreement (ADC at δ → ∞) as a dotted line.
 
     Examples
     --------
-    >>> import tempfile, pathlib
-    >>> s = core.delta_sweep([1.0, -1.0, 0.4], [2.0, 3.0, 0.5])
-    >>> plot_adc_curves({"toy": s}, pathlib.Path(tempfile.mkdtemp()) / "c.png").suffix
-    '.png'
+    Pairs (Δlm, Δh) = (1, 2), (−1, 3), (0.4, 0.5): the first and last agree in sign, with
+    errors 1 and 0.1; the area over [0, 2] is (0.5 + 0 + 0.95) / 3.
+
+    >>> s = core.delta_sweep([1.0, -1.0, 0.4], [2.0, 3.0, 0.5], deltas=[0.5, 1.0, 2.0])
+    >>> fig = curves_figure({"toy": s})
+    >>> curve, sign = fig.axes[0].lines
+    >>> [round(float(y), 3) for y in curve.get_ydata()], curve.get_label(), sign.get_ydata()
+    ([0.333, 0.333, 0.667], 'toy (area 0.483)', [0.6666666666666666, 0.6666666666666666])
+    >>> _figure().close(fig)
     """
     plt = _figure()
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -117,7 +141,12 @@ def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "
         ax.axhline(s["human_sign"], ls=":", lw=0.6, color=ax.lines[-1].get_color())
     ax.set(xlabel="δ", ylabel="share of pairs passing", ylim=(0, 1), title=title)
     ax.legend(fontsize=7)
-    return _save(fig, path)
+    return fig
+
+
+def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "ADC(δ)"):
+    """:func:`curves_figure`, written to ``path``."""
+    return _save(curves_figure(sweeps, title=title), path)
 
 
 PHENOMENA_SHOWN: int = 15

@@ -2,8 +2,8 @@
 
 Each scores file is read for its benchmark (:mod:`metric_adc.scores.benchmark`) and evaluated
 as ``report`` evaluates it; the files of one model and convention (one row label,
-:func:`metric_adc.report.rows.row_label`) make one summary row (:func:`metric_adc.report.rows.summary_row`):
-its headline on each benchmark, LI-Adger's ADC at :data:`~metric_adc.report.rows.SUMMARY_DELTA` and,
+:func:`metric_adc.scores.labels.row_label`) make one summary row (:func:`summary_row`):
+its headline on each benchmark, LI-Adger's ADC at :data:`SUMMARY_DELTA` and,
 for a CoLA classifier, its MCC against LI-Adger's expert labels. The reference rows follow:
 the thesis's 8 models on LI-Adger (recomputed from its outputs, as ``reproduce`` does; the
 three CoLA classifiers with their Table 2.2 MCC) and BLiMP's human agreement and the paper's
@@ -14,20 +14,50 @@ pairs only and stays with ``reproduce``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from li_adger.benchmarks import BENCHMARKS
+from metric_adc import core
 from metric_adc.family import statistics as family
-from metric_adc.report import rows
-from metric_adc.scores.benchmark import BenchmarkScores, items_of, read_benchmark_scores
+from metric_adc.family.items import items_of
+from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
+from metric_adc.report.references import reference_rows
+from metric_adc.rows import benchmark_row
+from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
+from metric_adc.thesis.models import reproduce_rows
+from metric_adc.thesis.table_2_2 import table_2_2_rows
 
 __all__ = [
     "SCORES_SUFFIXES",
+    "SUMMARY_DELTA",
+    "SUMMARY_KEYS",
     "model_rows",
     "reference_summary_rows",
     "scores_files",
     "summarize_files",
+    "summary_row",
 ]
+
+SUMMARY_DELTA: float = 0.5
+"""The δ of the ADC column of :func:`summary_row`."""
+
+SUMMARY_KEYS = (
+    "model",
+    "convention",
+    "reference",
+    "headlines",
+    "adc",
+    "li_adger_mcc",
+    "files",
+    "note",
+)
+"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
+:data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
+result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
+CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
+``None`` for other kinds), ``reference`` whether the row is a reference row, ``files``
+benchmark → the scores file behind the row's numbers."""
 
 SCORES_SUFFIXES: tuple[str, ...] = (".jsonl", ".csv")
 """The files ``--results DIR`` reads, in DIR and its subfolders (a scoring run's partial cache,
@@ -54,6 +84,57 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SCORES_SUFFIXES)
 
 
+def summary_row(
+    rows: Sequence[Mapping],
+    *,
+    model: str,
+    convention: str | None = None,
+    reference: bool = False,
+    files: Mapping[str, str] | None = None,
+    note: str | None = None,
+) -> dict:
+    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
+    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
+    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
+    labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
+    agree on its headline.
+
+    Examples
+    --------
+    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
+    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
+    >>> s = summary_row([a, b], model="toy", convention="slor")
+    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
+    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
+    """
+    headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
+    adc = mcc = None
+    key = core.delta_key(SUMMARY_DELTA)
+    for row in rows:
+        name = row["benchmark"]
+        if name not in headlines:
+            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
+        if headlines[name] is not None and row["headline"] != headlines[name]:
+            raise ValueError(
+                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
+            )
+        headlines[name] = row["headline"]
+        if "adc" in row:
+            adc = row["adc"].get(key)
+        labelled = row.get("labelled")
+        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
+            mcc = labelled["mcc"]
+    body = {
+        "convention": convention,
+        "reference": bool(reference),
+        "headlines": headlines,
+        "adc": adc,
+        "li_adger_mcc": mcc,
+        "files": dict(files or {}),
+    }
+    return {"model": str(model), **body, "note": note}
+
+
 def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     """A scores file's rows as ``report`` computes them: on LI-Adger the ADC row (and, for a
     CoLA classifier, the benchmark row holding its MCC against the expert labels); on any other
@@ -63,8 +144,7 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     --------
     >>> import tempfile, pathlib
     >>> from metric_adc.scores.file import write_scores
-    >>> from li_adger.benchmarks import load_items
-    >>> units = load_items("npi").units
+    >>> units = items_of("npi").units
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "n.jsonl",
     ...     [{"id": i, "score": -float(len(s))} for i, s in zip(units["id"], units["sentence"])],
     ...     {"model": "length", "dataset": "npi"})
@@ -72,21 +152,13 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     [('npi', 5500)]
     """
     if bs.benchmark == "li_adger":
-        out = [rows.evaluate_li_adger(bs.scores, model=bs.model, convention=bs.convention)]
-        if bs.kind == "cola":
-            result = family.evaluate_items("li_adger", items_of("li_adger"), bs.scores, kind="cola")
-            out.append(
-                rows.benchmark_row(
-                    result, model=bs.model, convention=bs.convention, n_units=len(bs.scores)
-                )
-            )
-        return out
+        mcc = mcc_row(bs)
+        adc = evaluate_li_adger(bs.scores, model=bs.model, convention=bs.convention)
+        return [adc, *([] if mcc is None else [mcc])]
     result = family.evaluate_items(
         bs.benchmark, items_of(bs.benchmark), bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed
     )
-    return [
-        rows.benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))
-    ]
+    return [benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))]
 
 
 def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[dict]:
@@ -101,17 +173,17 @@ def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[
     >>> round(refs[5]["li_adger_mcc"], 3), round(refs[5]["headlines"]["li_adger"], 3)
     (0.633, 0.936)
     """
-    table_2_2 = {r["model"]: r for r in rows.table_2_2_rows(thesis_dir)}
+    table_2_2 = {r["model"]: r for r in table_2_2_rows(thesis_dir)}
     out = []
-    for adc in rows.reproduce_rows(thesis_dir, deltas=[rows.SUMMARY_DELTA]):
+    for adc in reproduce_rows(thesis_dir, deltas=[SUMMARY_DELTA]):
         mine = [adc, *([table_2_2[adc["model"]]] if adc["model"] in table_2_2 else [])]
         note = "Vázquez Martínez (2021), recomputed from the thesis's outputs"
         if adc["note"]:
             note += f"; {adc['note']}"
-        out.append(rows.summary_row(mine, model=adc["model"], reference=True, note=note))
-    for ref in rows.reference_rows("blimp"):
+        out.append(summary_row(mine, model=adc["model"], reference=True, note=note))
+    for ref in reference_rows("blimp"):
         name = f"{ref['model']} (BLiMP)"  # the paper's rows, named apart from the thesis's
-        out.append(rows.summary_row([ref], model=name, reference=True, note=ref["note"]))
+        out.append(summary_row([ref], model=name, reference=True, note=ref["note"]))
     return out
 
 
@@ -123,7 +195,7 @@ def summarize_files(
     thesis_dir: str | os.PathLike | None = None,
     check_text: bool = True,
 ) -> list[dict]:
-    """Summary rows (:data:`~metric_adc.report.rows.SUMMARY_KEYS`): one per row label of the files,
+    """Summary rows (:data:`SUMMARY_KEYS`): one per row label of the files,
     in the order the labels first appear, then the reference rows. Two files of one label on
     one benchmark are an error naming both. ``check_text`` is that of
     :func:`~metric_adc.scores.benchmark.read_benchmark_scores`.
@@ -148,7 +220,7 @@ def summarize_files(
     for label, files in groups.items():
         mine: list[dict] = [r for bs in files for r in model_rows(bs, seed=seed)]
         out.append(
-            rows.summary_row(
+            summary_row(
                 mine,
                 model=label,
                 convention=files[0].convention,

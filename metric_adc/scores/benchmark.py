@@ -8,9 +8,9 @@ that names the known benchmarks, unless the caller names the benchmark itself
 (``benchmark=``, ``report --benchmark``).
 
 The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``), when it has
-them, are checked against the benchmark's units (:func:`metric_adc.pairs.check_texts`; skipped
+them, are checked against the benchmark's units (:func:`metric_adc.scores.checks.check_texts`; skipped
 with ``check_text=False``, ``--no-text-check``), and a LI-Adger file that leaves sentences out
-gets the warning of :func:`metric_adc.pairs.check_coverage` (an error when it lacks an id a pair needs or has one
+gets the warning of :func:`metric_adc.scores.checks.check_coverage` (an error when it lacks an id a pair needs or has one
 LI-Adger lacks).
 
 Examples
@@ -26,25 +26,24 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from li_adger.benchmarks import BENCHMARKS, Items, load_items
-from metric_adc.family.statistics import KINDS
-from metric_adc.pairs import UnscoredSentencesWarning, check_coverage, check_texts
-from metric_adc.report.rows import convention_of, row_label
+from li_adger.benchmarks import BENCHMARKS
+from metric_adc.family.items import items_of
+from metric_adc.family.outcomes import KINDS
+from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_texts
 from metric_adc.scores.file import ScoresFile, read_scores
+from metric_adc.scores.labels import convention_of, row_label
 
 __all__ = [
     "DEFAULT_BENCHMARK",
     "BenchmarkScores",
     "benchmark_of",
     "check_benchmark_file",
-    "items_of",
     "read_benchmark_scores",
 ]
 
@@ -79,9 +78,9 @@ def benchmark_of(metadata: Mapping, *, name: str = "scores file") -> str:
 class BenchmarkScores:
     """A scores file read for one benchmark.
 
-    ``model`` is the row label (:func:`metric_adc.report.rows.row_label`), ``convention`` the
-    convention it names (:func:`metric_adc.report.rows.convention_of`), ``kind`` the scorer's kind
-    as :func:`metric_adc.family.statistics.evaluate_items` takes it (``None`` for a kind it does not
+    ``model`` is the row label (:func:`metric_adc.scores.labels.row_label`), ``convention`` the
+    convention it names (:func:`metric_adc.scores.labels.convention_of`), ``kind`` the scorer's kind
+    as :func:`metric_adc.family.outcomes.outcomes` takes it (``None`` for a kind it does not
     know: a threshold is then fitted), ``ranks`` a cloze file's ranks (``None`` without).
     """
 
@@ -105,11 +104,11 @@ def read_benchmark_scores(
     (:func:`benchmark_of`, or ``benchmark`` when given).
 
     With ``check_text`` (the default) the file's texts must be the benchmark's
-    (:func:`~metric_adc.pairs.check_texts`, a :class:`~metric_adc.scores.file.ScoresFileError`
-    otherwise). A LI-Adger file is checked by :func:`~metric_adc.pairs.check_coverage`: an id
+    (:func:`~metric_adc.scores.checks.check_texts`, a :class:`~metric_adc.scores.file.ScoresFileError`
+    otherwise). A LI-Adger file is checked by :func:`~metric_adc.scores.checks.check_coverage`: an id
     LI-Adger lacks or an unscored pair member is an error naming the file; a file without a
     score for some sentences in no pair is read with an
-    :class:`~metric_adc.pairs.UnscoredSentencesWarning` naming the file.
+    :class:`~metric_adc.scores.checks.UnscoredSentencesWarning` naming the file.
 
     Examples
     --------
@@ -147,25 +146,13 @@ def read_benchmark_scores(
     )
 
 
-@functools.cache
-def items_of(name: str) -> Items:
-    """The benchmark's items (:func:`li_adger.benchmarks.load_items`), read once per process.
-
-    Examples
-    --------
-    >>> items_of("npi") is items_of("npi")
-    True
-    """
-    return load_items(name)
-
-
 def check_benchmark_file(
     sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
 ) -> str | None:
     """The checks of a scores file read for ``benchmark``, in one place for the commands and
-    the Space: its texts are the benchmark's (:func:`~metric_adc.pairs.check_texts`, when
+    the Space: its texts are the benchmark's (:func:`~metric_adc.scores.checks.check_texts`, when
     ``check_text`` and the file has text fields), and a LI-Adger file follows the coverage rule
-    (:func:`~metric_adc.pairs.check_coverage`). Returns the coverage note (``None`` when every
+    (:func:`~metric_adc.scores.checks.check_coverage`). Returns the coverage note (``None`` when every
     sentence is scored); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
     ``name``.
 

@@ -39,6 +39,7 @@ from li_adger.io.readers import (
     read_text,
     shown,
 )
+from metric_adc.scores.labels import row_label
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -153,7 +154,7 @@ class ScoresFile:
 
     @property
     def label(self) -> str:
-        """The model with its variant, e.g. ``"trigram (slor)"``: how results name the file.
+        """How results name the file (:func:`metric_adc.scores.labels.row_label`).
 
         Examples
         --------
@@ -162,8 +163,7 @@ class ScoresFile:
         >>> ScoresFile({}, [], np.array([])).label
         'unnamed'
         """
-        variant = self.metadata.get("variant")
-        return f"{self.model} ({variant})" if variant else self.model
+        return row_label(self.metadata)
 
     def as_dict(self) -> dict[str, float]:
         """Sentence id → score."""

@@ -297,7 +297,7 @@ def load_thesis_labels(
     This is *not* the expert label: the thesis's notebook set ``label =
     id.str.contains('g')``, true for every id with a *g* anywhere, so 128 unacceptable
     sentences whose author's name has a *g* (Caponigro, Haegeman, …) are labelled 1. Kept to
-    reproduce the thesis's Table 2.2 as published (:func:`metric_adc.report.rows.table_2_2_rows`).
+    reproduce the thesis's Table 2.2 as published (:func:`metric_adc.thesis.table_2_2.table_2_2_rows`).
 
     Examples
     --------

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from li_adger.benchmarks import BENCHMARKS, Benchmark, Items, load_items
 from li_adger.sources import ChecksumError, SourceNotFoundError
-from metric_adc.family.statistics import KINDS, evaluate_items
+from metric_adc.family.outcomes import KINDS
+from metric_adc.family.statistics import evaluate_items
 from metric_adc.scores.file import ScoresFile
 
 __all__ = [

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from li_adger.benchmarks.liadger import from_tables
 from metric_adc.pairs import PairTable, li_adger_pairs
 
 __all__ = [
@@ -122,12 +123,12 @@ def load_li_adger(repo: str | None = None) -> LiAdger:
     (True, 4178, 'Martin (2001) ex. 1a, 2c')
     """
     load = dataset_loader(repo)
-    table = li_adger_pairs(load)
     sentences = load("sentences").to_pandas()
+    frame = load("pairs").to_pandas()
+    table = li_adger_pairs(from_tables(sentences, frame))
     acceptable = dict(
         zip(sentences["id"], sentences["expert_acceptable"].astype(bool).tolist(), strict=True)
     )
-    frame = load("pairs").to_pandas()
     frame = frame[~frame["discarded"].astype(bool)].reset_index(drop=True)[FRAME_COLUMNS]
     if frame["good_id"].tolist() != table.good_ids or frame["bad_id"].tolist() != table.bad_ids:
         raise RuntimeError(

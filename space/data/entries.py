@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metric_adc import core
+from metric_adc import core, rows
 from metric_adc.pairs import PairTable, model_deltas
-from metric_adc.report import rows
 
 __all__ = ["Ceiling", "ModelEntry", "entry_from_scores"]
 
@@ -27,7 +26,7 @@ class ModelEntry:
 
     ``z`` maps each scored sentence id to its z-score; ``model_delta`` holds Δlm for every
     pair of the pair table, in table order; ``row`` is the metric's result row (the
-    δ-independent statistics, :func:`metric_adc.report.rows.model_row`); ``curve`` is the ADC(δ)
+    δ-independent statistics, :func:`metric_adc.rows.model_row`); ``curve`` is the ADC(δ)
     sweep of :func:`metric_adc.core.delta_sweep`. Entries compare and hash by identity (a
     session's state is hashed to detect changes).
     """
@@ -45,7 +44,7 @@ class ModelEntry:
 class Ceiling:
     """The human split-half ceiling (LI pairs only): its result row and mean ADC(δ) curve.
 
-    ``row`` is :func:`metric_adc.report.rows.ceiling_row` (with ``n_splits`` and ``seed``);
+    ``row`` is :func:`metric_adc.rows.ceiling_row` (with ``n_splits`` and ``seed``);
     ``deltas``/``adc`` the mean ADC(δ) over the split-halves on a grid of δ.
     """
 

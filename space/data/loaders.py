@@ -32,8 +32,6 @@ import logging
 import os
 from pathlib import Path
 
-import numpy as np
-
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc.pairs import PairTable
@@ -135,7 +133,7 @@ def load_ceiling(
 
 def compute_ceiling() -> Ceiling:
     """The human split-half ceiling as the README's human row computes it: the participant-level
-    data, :data:`metric_adc.ceiling.compute.HUMAN_ROW_SPLITS` split-halves, seed 0 (a few seconds).
+    data through :func:`metric_adc.ceiling.compute.human_ceiling` (the one source of the human row).
 
     Raises :class:`~li_adger.sources.SourceNotFoundError` without the participant-level data.
 
@@ -145,18 +143,9 @@ def compute_ceiling() -> Ceiling:
     >>> c.row["n_splits"], round(c.row["adc"]["0.5"], 3)
     (100, 0.486)
     """
-    from metric_adc.ceiling import compute as ceiling
-    from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS
-    from metric_adc.report import rows
+    from metric_adc.ceiling.compute import human_ceiling
 
-    result = ceiling.compute_ceiling(n_splits=HUMAN_ROW_SPLITS, seed=0, tasks=False)
-    curve = result["curve"]
-    return Ceiling(
-        rows.ceiling_row(result),
-        np.asarray(curve["deltas"], dtype=float),
-        np.asarray(curve["adc_mean"], dtype=float),
-        ceiling.NOTE,
-    )
+    return shipped.ceiling_from_record(human_ceiling())
 
 
 def _renamed(entry, name: str):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from metric_adc.report.rows import row_label
 from metric_adc.scores.file import ScoresFile
+from metric_adc.scores.labels import row_label
 
 __all__ = ["model_name", "slug", "unique_name"]
 
@@ -25,7 +25,7 @@ def slug(name: str) -> str:
 
 def model_name(sf: ScoresFile, fallback: str) -> str:
     """A display name for a scores file: the reports' row label of its metadata (model,
-    variant, convention: :func:`metric_adc.report.rows.row_label`), else ``fallback``.
+    variant, convention: :func:`metric_adc.scores.labels.row_label`), else ``fallback``.
 
     Examples
     --------

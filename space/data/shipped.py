@@ -5,7 +5,7 @@ The folder holds results only, never a benchmark's sentences::
 
     ceiling.json                 the human split-half ceiling: its row and mean ADC(δ) curve
     li_adger/<model>.csv         id,score for each of LI-Adger's 4,178 sentences
-    li_adger/<model>.json        that model's metadata and result row (metric_adc.report.rows)
+    li_adger/<model>.json        that model's metadata and result row (metric_adc.rows)
     thesis/<model>.csv           id,z-score: the thesis's published outputs of one of its 8
                                  reference models, z-scored as the thesis evaluates them
     thesis/<model>.json          its metadata and result row
@@ -41,6 +41,7 @@ __all__ = [
     "SHIPPED_DIR",
     "THESIS",
     "ShippedScores",
+    "ceiling_from_record",
     "read_ceiling",
     "read_family",
     "read_li_adger",
@@ -221,7 +222,7 @@ def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
 
 
 def write_references(folder: str | Path, benchmark: str, references: Mapping[str, dict]) -> Path:
-    """Write ``<benchmark>/references.json``: :func:`metric_adc.family.statistics.reference_results`."""
+    """Write ``<benchmark>/references.json``: :func:`metric_adc.report.references.reference_results`."""
     return atomic_write_text(Path(folder) / benchmark / REFERENCES_FILE, _dump(dict(references)))
 
 
@@ -248,13 +249,30 @@ def read_references(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
 
 
 # ----------------------------------------------------------------------------- ceiling
-def write_ceiling(folder: str | Path, row: Mapping, deltas, adc) -> Path:
-    """Write ``ceiling.json``: the ceiling's result row and its mean ADC(δ) curve."""
-    record = {
-        "row": dict(row),
-        "curve": {"deltas": [float(d) for d in deltas], "adc_mean": [float(a) for a in adc]},
+def write_ceiling(folder: str | Path, record: Mapping) -> Path:
+    """Write ``ceiling.json``: the record of :func:`metric_adc.ceiling.compute.human_ceiling`
+    (the ceiling's result row and its mean ADC(δ) curve)."""
+    curve = record["curve"]
+    clean = {
+        "row": dict(record["row"]),
+        "curve": {
+            "deltas": [float(d) for d in curve["deltas"]],
+            "adc_mean": [float(a) for a in curve["adc_mean"]],
+        },
     }
-    return atomic_write_text(Path(folder) / CEILING_FILE, _dump(record))
+    return atomic_write_text(Path(folder) / CEILING_FILE, _dump(clean))
+
+
+def ceiling_from_record(record: Mapping) -> Ceiling:
+    """The app's :class:`Ceiling` of a :func:`metric_adc.ceiling.compute.human_ceiling` record
+    (computed, or read from ``ceiling.json``)."""
+    curve = record["curve"]
+    return Ceiling(
+        dict(record["row"]),
+        np.asarray(curve["deltas"], dtype=float),
+        np.asarray(curve["adc_mean"], dtype=float),
+        record["row"].get("note") or "",
+    )
 
 
 def read_ceiling(folder: str | Path = SHIPPED_DIR) -> Ceiling | None:
@@ -264,7 +282,9 @@ def read_ceiling(folder: str | Path = SHIPPED_DIR) -> Ceiling | None:
     --------
     >>> import tempfile
     >>> d = tempfile.mkdtemp()
-    >>> _ = write_ceiling(d, {"model": "h", "note": "LI only"}, [0.5, 1.0], [0.4, 0.7])
+    >>> record = {"row": {"model": "h", "note": "LI only"},
+    ...           "curve": {"deltas": [0.5, 1.0], "adc_mean": [0.4, 0.7]}}
+    >>> _ = write_ceiling(d, record)
     >>> c = read_ceiling(d)
     >>> c.row["model"], c.adc_at(1.0), c.note
     ('h', 0.7, 'LI only')
@@ -272,11 +292,4 @@ def read_ceiling(folder: str | Path = SHIPPED_DIR) -> Ceiling | None:
     path = Path(folder) / CEILING_FILE
     if not path.is_file():
         return None
-    r = _load(path)
-    curve = r["curve"]
-    return Ceiling(
-        r["row"],
-        np.asarray(curve["deltas"], dtype=float),
-        np.asarray(curve["adc_mean"], dtype=float),
-        r["row"].get("note") or "",
-    )
+    return ceiling_from_record(_load(path))

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS, benchmark, load_items
 from li_adger.sources import ChecksumError, SourceNotFoundError
-from metric_adc.family.statistics import reference_results
+from metric_adc import rows
+from metric_adc.ceiling.compute import human_ceiling
 from metric_adc.linking.rows import (
     LINKING_CHOICES,
     fitted_note,
@@ -34,12 +35,12 @@ from metric_adc.linking.rows import (
     linking_scores,
 )
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
-from metric_adc.report import rows
+from metric_adc.report.references import reference_results
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
+from metric_adc.scores.labels import row_label
 from space.data import shipped
 from space.data.benchmark_data import FAMILY, LI_ADGER, family_entry_from_scores
 from space.data.kinds import KIND_SHIPPED
-from space.data.loaders import compute_ceiling
 from space.data.names import model_name
 from space.data.results_folder import scores_files
 
@@ -54,7 +55,7 @@ def _linked(
     for name in linking:
         scores, fit = linking_scores(sf, name, pairs=pairs)
         metadata = {**sf.metadata, "model": sf.model, "variant": name}
-        label = rows.row_label(metadata)
+        label = row_label(metadata)
         note = None if fit is None else fitted_note(fit)
         row = rows.evaluate_on_pairs(scores, pairs, model=label, note=note)
         written += shipped.write_li_adger(folder, label, scores, metadata, row)
@@ -197,11 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"reference rows kept as shipped: {exc}", file=sys.stderr)
     if not args.no_ceiling:
         try:
-            c = compute_ceiling()
+            record = human_ceiling()
         except (SourceNotFoundError, ChecksumError) as exc:
             print(f"human ceiling kept as shipped: {exc}", file=sys.stderr)
         else:
-            print(f"ceiling → {shipped.write_ceiling(args.to, c.row, c.deltas, c.adc)}")
+            print(f"ceiling → {shipped.write_ceiling(args.to, record)}")
     return 1 if refused else 0
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
-from metric_adc.pairs import check_coverage
+from metric_adc.scores.checks import check_coverage
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from space.data.benchmark_data import (
     LI_ADGER,
@@ -92,7 +92,7 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
 
 
 def _check_ids(sf: ScoresFile, known: Sequence[str], needed: Sequence[str], what: str) -> None:
-    """The commands' coverage rule (:func:`metric_adc.pairs.check_coverage`) over the app's
+    """The commands' coverage rule (:func:`metric_adc.scores.checks.check_coverage`) over the app's
     units of the benchmark: an unknown id or an unscored unit that ``needed`` lists is refused;
     units in no item may be left out."""
     try:

@@ -1,8 +1,8 @@
 """How long ``python -m metric_adc report FILE`` takes, as a user waits for it.
 
 A trigram scores file of LI-Adger is made once (``python -m baselines score``); the report
-then runs in fresh processes: one untimed run (imports in the OS cache, the human ceiling in
-the user cache: the *warm* state a researcher is in from the second report on), then
+then runs in fresh processes: one untimed run (imports and data files in the OS cache: the
+*warm* state a researcher is in from the second report on), then
 ``rounds`` timed runs, of which the fastest is kept (other processes can only slow a run).
 """
 
@@ -37,6 +37,6 @@ def time_report(work: str | Path, *, rounds: int = 3) -> dict[str, Any]:
         _run([python, "-m", "baselines", "score", "--model", "trigram", "--out", str(scores),
               "--quiet"])  # fmt: skip
     report = [python, "-m", "metric_adc", "report", str(scores)]
-    _run(report)  # warm-up: OS cache and the ceiling cache
+    _run(report)  # warm-up: the OS cache
     times = [_run(report) for _ in range(rounds)]
     return {"seconds": min(times), "rounds": times, "command": "python -m metric_adc report FILE"}

@@ -1,5 +1,5 @@
 """The ``ceiling`` subcommand: its arguments and its run (the text is
-:func:`metric_adc.report.formatting.format_ceiling`, the row :func:`metric_adc.report.rows.ceiling_row`).
+:func:`metric_adc.report.formatting.format_ceiling`, the row :func:`metric_adc.rows.ceiling_row`).
 
 ``python -m metric_adc ceiling [--json] [--splits N] [--seed S] [--plot PATH] [--no-tasks]``
 (:mod:`metric_adc.__main__` registers it with :func:`add_ceiling_parser`).
@@ -15,22 +15,13 @@ from li_adger.io.cli_args import int_at_least, output_path
 from metric_adc.ceiling.compute import compute_ceiling
 from metric_adc.ceiling.inputs import load_inputs, thesis_deltas_frame
 from metric_adc.report.formatting import format_ceiling
-from metric_adc.report.rows import ceiling_row
+from metric_adc.rows import ceiling_row
 
 __all__ = ["add_ceiling_parser", "run_ceiling"]
 
 
 def add_ceiling_parser(subparsers) -> argparse.ArgumentParser:
-    """Add the ``ceiling`` subcommand to an ``argparse`` subparsers object.
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser()
-    >>> p = add_ceiling_parser(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["ceiling", "--splits", "10", "--json"])
-    >>> args.splits, args.json, args.seed
-    (10, True, 0)
-    """
+    """Register ``ceiling`` on the subparsers ``subparsers``."""
     p = subparsers.add_parser(
         "ceiling",
         help="split-half human ceiling on the LI pairs (participant-level data)",
@@ -66,19 +57,8 @@ def add_ceiling_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run_ceiling(args: argparse.Namespace) -> int:
-    """Run the ``ceiling`` subcommand; returns the exit status.
-
-    Examples
-    --------
-    >>> run_ceiling(argparse.Namespace(splits=0, seed=0, source=None, json=False,
-    ...             plot=None, no_tasks=True))
-    Traceback (most recent call last):
-    ...
-    ValueError: '--splits' must be >= 2 (got 0)
-    """
-    if args.splits < 2:
-        raise ValueError(f"'--splits' must be >= 2 (got {args.splits})")
-    inputs = load_inputs(args.source)
+    """Run the ``ceiling`` subcommand; returns the exit status."""
+    inputs = load_inputs(args.source, tasks=not args.no_tasks)
     # the thesis's model deltas, read once for the task comparison and the plot
     models = None if args.no_tasks and not args.plot else thesis_deltas_frame(inputs.pairs)
     result = compute_ceiling(

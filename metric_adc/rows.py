@@ -7,20 +7,20 @@ private builder of this module. A row on one benchmark has the keys every benchm
 last), and its benchmark's own statistics between them:
 
 - LI-Adger's ADC rows, keys :data:`ROW_KEYS`: :func:`model_row` (a model on every pair of a
-  table, from its :class:`ModelDeltas`), :func:`evaluate_on_pairs` (from scores),
-  :func:`evaluate_li_adger` (on the LI-Adger dataset), :func:`thesis_rows` and
-  :func:`reproduce_rows` (the thesis's 8 models); :func:`source_row` (a model on the pairs
-  of one source: the LI pairs beside the human row); :func:`ceiling_row` (the human
-  split-half ceiling, :func:`metric_adc.ceiling.compute.compute_ceiling`);
+  table, from its :class:`~metric_adc.pairs.ModelDeltas`), :func:`evaluate_on_pairs` (from
+  scores); :func:`source_row` (a model on the pairs of one source: the LI pairs beside the
+  human row); :func:`ceiling_row` (the human split-half ceiling,
+  :func:`metric_adc.ceiling.compute.compute_ceiling`);
 - every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
-  (a result of :func:`metric_adc.family.statistics.evaluate_items`), :func:`reference_rows` (the
-  benchmark's reference rows) and :func:`table_2_2_rows` (the thesis's CoLA classifiers on
-  LI-Adger's expert labels);
-- one model across the family, keys :data:`SUMMARY_KEYS`: :func:`summary_row`, the one
-  builder of that shape (one headline per benchmark).
+  (a result of :func:`metric_adc.family.statistics.evaluate_items`, or of a reference row).
 
-A row names a scores file's model as :func:`row_label` does (``smollm2 (logprob, default)``):
-the model, its variant and its scoring convention (:func:`convention_of`).
+A summary row (one model across the family) is built from these rows by
+:func:`metric_adc.report.summary.summary_row`.
+
+Rows name a scores file's model as :func:`metric_adc.scores.labels.row_label` does. The rows
+read from data live with the data: the thesis's models and its Table 2.2 in
+:mod:`metric_adc.thesis`, the benchmarks' reference rows in
+:mod:`metric_adc.report.references`.
 
 The ``evaluate`` module returns an ADC row without the keys of :data:`ROW_ONLY_KEYS` (its
 result keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core` and
@@ -30,25 +30,12 @@ result keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core` and
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
-from metric_adc.pairs import (
-    ModelDeltas,
-    PairTable,
-    li_adger_pairs,
-    model_deltas,
-    thesis_model_deltas,
-    thesis_pair_table,
-)
-
-if TYPE_CHECKING:
-    from metric_adc.thesis.outputs import ThesisModel
+from metric_adc.pairs import ModelDeltas, PairTable, model_deltas
 
 __all__ = [
     "BENCHMARK_ROW_KEYS",
@@ -56,21 +43,11 @@ __all__ = [
     "ROW_KEYS",
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
-    "SUMMARY_DELTA",
-    "SUMMARY_KEYS",
     "benchmark_row",
     "ceiling_row",
-    "convention_of",
-    "evaluate_li_adger",
     "evaluate_on_pairs",
     "model_row",
-    "reference_rows",
-    "reproduce_rows",
-    "row_label",
     "source_row",
-    "summary_row",
-    "table_2_2_rows",
-    "thesis_rows",
 ]
 
 _PAIR_KEYS = (
@@ -94,8 +71,8 @@ _SENTENCE_KEYS = {
 
 SHARED_KEYS = ("model", "benchmark", "convention", "headline", "n_pairs", "note")
 """The keys every row of every benchmark has, with one meaning: what the row is called
-(:func:`row_label`), the benchmark (a name of :data:`li_adger.benchmarks.BENCHMARKS`, or
-``None`` for a pair table of no benchmark), the scoring convention (:func:`convention_of`;
+(:func:`metric_adc.scores.labels.row_label`), the benchmark (a name of :data:`li_adger.benchmarks.BENCHMARKS`, or
+``None`` for a pair table of no benchmark), the scoring convention (:func:`metric_adc.scores.labels.convention_of`;
 ``None`` for a reference row), the value of the benchmark's headline statistic, the minimal
 pairs evaluated (``None`` where the benchmark has none) and a caption."""
 
@@ -144,58 +121,6 @@ headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`
 minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
 ``cloze`` and ``labelled`` of :func:`metric_adc.family.statistics.evaluate_items` (``None`` where the
 benchmark has no such part)."""
-
-SUMMARY_DELTA: float = 0.5
-"""The δ of the ADC column of :func:`summary_row`."""
-
-SUMMARY_KEYS = (
-    "model",
-    "convention",
-    "reference",
-    "headlines",
-    "adc",
-    "li_adger_mcc",
-    "files",
-    "note",
-)
-"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
-:data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
-result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
-CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
-``None`` for other kinds), ``reference`` whether the row is a reference row, ``files``
-benchmark → the scores file behind the row's numbers."""
-
-
-def convention_of(metadata: Mapping) -> str | None:
-    """The scoring convention a row names, from a scores file's metadata: its ``convention``
-    (a causal LM's: ``"default"`` or ``"harness"``), else its ``variant`` (``"slor"``,
-    ``"signed-confidence"``, …), else ``None``.
-
-    Examples
-    --------
-    >>> convention_of({"model": "smollm2", "variant": "logprob", "convention": "harness"})
-    'harness'
-    >>> convention_of({"model": "trigram", "variant": "slor"}), convention_of({})
-    ('slor', None)
-    """
-    value = metadata.get("convention") or metadata.get("variant")
-    return None if value is None else str(value)
-
-
-def row_label(metadata: Mapping) -> str:
-    """How a row names the model of a scores file: ``"<model> (<variant>, <convention>)"``,
-    each part shown once and only when the metadata has it (``"unnamed"`` without a model).
-
-    Examples
-    --------
-    >>> row_label({"model": "smollm2", "variant": "logprob", "convention": "default"})
-    'smollm2 (logprob, default)'
-    >>> row_label({"model": "trigram", "variant": "slor"}), row_label({})
-    ('trigram (slor)', 'unnamed')
-    """
-    parts = dict.fromkeys(str(metadata[k]) for k in ("variant", "convention") if metadata.get(k))
-    model = str(metadata.get("model") or "unnamed")
-    return f"{model} ({', '.join(parts)})" if parts else model
 
 
 def _row(
@@ -255,7 +180,7 @@ def model_row(
     """One result row (keys :data:`ROW_KEYS`) for a model on every pair of ``pairs``.
 
     ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`);
-    ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`convention_of`) name what
+    ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`~metric_adc.scores.labels.convention_of`) name what
     the row is.
     ``pearson_sentences`` (and Spearman) correlate the model's z-scores with the human
     judgements over the scored sentences that have one; ``by_group`` breaks the pair
@@ -328,70 +253,6 @@ def evaluate_on_pairs(
     return model_row(
         md, pairs, model=model, deltas=deltas, auc_max=auc_max, note=note, convention=convention
     )
-
-
-def evaluate_li_adger(
-    scores: Mapping[str, float],
-    *,
-    model: str = "unnamed",
-    deltas: Iterable[float] = core.DEFAULT_DELTAS,
-    standardize: bool = True,
-    pairs: PairTable | None = None,
-    convention: str | None = None,
-) -> dict:
-    """:func:`evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable pairs.
-
-    Examples
-    --------
-    >>> from metric_adc.thesis.outputs import load_thesis_scores
-    >>> row = evaluate_li_adger(load_thesis_scores()["bert-base-uncased-mlm"], model="bbu")
-    >>> row["n_pairs"], row["n_excluded"], round(row["adc"]["1.0"], 3)
-    (2365, 0, 0.63)
-    """
-    return evaluate_on_pairs(
-        scores,
-        pairs if pairs is not None else li_adger_pairs(),
-        model=model,
-        deltas=deltas,
-        standardize=standardize,
-        convention=convention,
-    )
-
-
-def thesis_rows(
-    models: Iterable[tuple[ThesisModel, ModelDeltas]],
-    pairs: PairTable,
-    *,
-    deltas: Iterable[float] = core.DEFAULT_DELTAS,
-) -> list[dict]:
-    """One :func:`model_row` per ``(ThesisModel, ModelDeltas)`` of
-    :func:`metric_adc.pairs.thesis_model_deltas`, named and captioned as in the thesis.
-
-    Examples
-    --------
-    >>> t = thesis_pair_table()
-    >>> rows = thesis_rows(thesis_model_deltas(t), t, deltas=[1.0])
-    >>> [r["model"] for r in rows][-2:], rows[-1]["standardized"]
-    (['trigram-slor', 'trigram-logprob'], False)
-    """
-    deltas = list(deltas)
-    return [model_row(md, pairs, model=m.name, deltas=deltas, note=m.note) for m, md in models]
-
-
-def reproduce_rows(
-    dir: str | os.PathLike | None = None, *, deltas: Iterable[float] = core.DEFAULT_DELTAS
-) -> list[dict]:
-    """Rows for the thesis's 8 models, recomputed from its per-sentence scores and pair file.
-
-    Examples
-    --------
-    >>> rows = reproduce_rows()
-    >>> r = next(r for r in rows if r["model"] == "trigram-slor")
-    >>> r["n_pairs"], r["n_excluded"], round(r["blimp"], 3), round(r["pearson_pairs"], 3)
-    (2365, 2, 0.753, 0.333)
-    """
-    table = thesis_pair_table(dir)
-    return thesis_rows(thesis_model_deltas(table, dir), table, deltas=deltas)
 
 
 def source_row(
@@ -539,11 +400,12 @@ def benchmark_row(
 ) -> dict:
     """A model's row on one benchmark (keys :data:`BENCHMARK_ROW_KEYS`, then ``extra``) from
     its result (:func:`metric_adc.family.statistics.evaluate_items` or
-    :func:`~metric_adc.family.statistics.reference_results`); ``note`` defaults to the result's.
+    :func:`~metric_adc.report.references.reference_results`); ``note`` defaults to the result's.
 
     Examples
     --------
-    >>> from metric_adc.family.statistics import summarize_outcomes, Outcomes
+    >>> from metric_adc.family.outcomes import Outcomes
+    >>> from metric_adc.family.statistics import summarize_outcomes
     >>> import pandas as pd
     >>> o = Outcomes("npi", pairs=pd.DataFrame({"environment": ["adverbs", "only"],
     ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
@@ -569,120 +431,3 @@ def benchmark_row(
         note=result["note"] if note is None else note,
         extra=extra,
     )
-
-
-def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> list[dict]:
-    """The benchmark's reference rows (:func:`metric_adc.family.statistics.reference_results`) as
-    benchmark rows, named as the references are.
-
-    Examples
-    --------
-    >>> rows = reference_rows("blimp")
-    >>> [(r["model"], round(r["headline"], 3), r["convention"]) for r in rows][::4]
-    [('human', 0.886, None), ('GPT-2', 0.83, None)]
-    """
-    from metric_adc.family.statistics import reference_results
-
-    return [
-        benchmark_row(r, model=name) for name, r in reference_results(bench, source=source).items()
-    ]
-
-
-TABLE_2_2_NOTE = (
-    "the thesis's CoLA classifiers on LI-Adger's 4,178 sentences, acceptable iff the signed "
-    "confidence > 0. MCC (expert labels, mcc): against the dataset's expert labels (the mark g); "
-    "MCC (thesis label, mcc_thesis_label): "
-    "against the thesis's own label column, id.str.contains('g'), which also marks the 128 "
-    "unacceptable sentences whose author's name has a g"
-)
-
-
-def table_2_2_rows(dir: str | os.PathLike | None = None) -> list[dict]:
-    """The thesis's Table 2.2, recomputed from its outputs: its three CoLA classifiers' MCC on
-    LI-Adger, as benchmark rows of ``li_adger`` whose ``labelled`` section holds the MCC
-    against the dataset's expert labels, with one extra key ``mcc_thesis_label``: the MCC
-    against the thesis's own ``label`` column (see :data:`TABLE_2_2_NOTE`).
-
-    Examples
-    --------
-    >>> rows = table_2_2_rows()
-    >>> [(r["model"], round(r["labelled"]["mcc"], 3), round(r["mcc_thesis_label"], 3)) for r in rows]
-    [('bert-base-uncased-cola', 0.585, 0.553), ('bert-large-uncased-cola', 0.616, 0.576), ('bert-large-cased-cola', 0.633, 0.595)]
-    """
-    from li_adger.benchmarks import load_items
-    from metric_adc import classification
-    from metric_adc.family import statistics as family
-    from metric_adc.thesis import outputs as thesis
-
-    items = load_items("li_adger")
-    ids = items.units["id"].tolist()
-    thesis_labels = thesis.load_thesis_labels(dir)
-    out = []
-    for m in thesis.load_thesis_models(dir):
-        if m.name not in thesis.COLA_MODELS:
-            continue
-        scores = {i: m.scores[i] for i in ids}
-        result = family.evaluate_items("li_adger", items, scores, kind="cola")
-        predicted = classification.predict_at_threshold([scores[i] for i in ids])
-        versus_thesis = classification.mcc([thesis_labels[i] for i in ids], predicted)
-        out.append(
-            benchmark_row(
-                result,
-                model=m.name,
-                n_units=len(ids),
-                note=TABLE_2_2_NOTE,
-                extra={"mcc_thesis_label": versus_thesis},
-            )
-        )
-    return out
-
-
-def summary_row(
-    rows: Sequence[Mapping],
-    *,
-    model: str,
-    convention: str | None = None,
-    reference: bool = False,
-    files: Mapping[str, str] | None = None,
-    note: str | None = None,
-) -> dict:
-    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
-    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
-    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
-    labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
-    agree on its headline.
-
-    Examples
-    --------
-    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
-    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
-    >>> s = summary_row([a, b], model="toy", convention="slor")
-    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
-    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
-    """
-    headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
-    adc = mcc = None
-    key = core.delta_key(SUMMARY_DELTA)
-    for row in rows:
-        name = row["benchmark"]
-        if name not in headlines:
-            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
-        if headlines[name] is not None and row["headline"] != headlines[name]:
-            raise ValueError(
-                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
-            )
-        headlines[name] = row["headline"]
-        if "adc" in row:
-            adc = row["adc"].get(key)
-        labelled = row.get("labelled")
-        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
-            mcc = labelled["mcc"]
-    body = {
-        "convention": convention,
-        "reference": bool(reference),
-        "headlines": headlines,
-        "adc": adc,
-        "li_adger_mcc": mcc,
-        "files": dict(files or {}),
-    }
-    return {"model": str(model), **body, "note": note}

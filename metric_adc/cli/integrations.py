@@ -1,0 +1,54 @@
+"""``push`` and ``harness-path``: the commands that hand the metric to other tools — the Hub
+(the ``evaluate`` module as a Space, :mod:`metric_adc.publish`) and lm-evaluation-harness (the
+task folder for ``--include_path``, :mod:`metric_adc.harness`)."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_harness_path_parser", "add_push_parser", "run_harness_path", "run_push"]
+
+
+def add_push_parser(sub) -> argparse.ArgumentParser:
+    """Register ``push`` on the subparsers ``sub``."""
+    from li_adger.hub import add_push_arguments
+    from metric_adc.publish import DEFAULT_REQUIREMENT
+
+    p = sub.add_parser("push", help="publish the evaluate module as a Hub Space")
+    add_push_arguments(p)
+    p.add_argument("--requirement", default=DEFAULT_REQUIREMENT,
+                   help="the requirements.txt line that installs metric_adc on the Hub (default "
+                   f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc @ git+https://...')")  # fmt: skip
+    p.set_defaults(func=run_push)
+    return p
+
+
+def add_harness_path_parser(sub) -> argparse.ArgumentParser:
+    """Register ``harness-path`` on the subparsers ``sub``."""
+    p = sub.add_parser(
+        "harness-path", help="print the lm-evaluation-harness task folder (--include_path)"
+    )
+    p.set_defaults(func=run_harness_path)
+    return p
+
+
+def run_push(args: argparse.Namespace) -> int:
+    """``push``: stage the ``evaluate`` module's Space folder and upload it (or ``--dry-run``)."""
+    from li_adger import hub
+    from metric_adc.publish import stage_metric
+
+    result = hub.push_staged(
+        args,
+        lambda tmp: stage_metric(tmp, repo_id=args.repo_id, requirement=args.requirement),
+        repo_type="space",
+    )
+    print(hub.report_result(result))
+    return 0
+
+
+def run_harness_path(args: argparse.Namespace) -> int:
+    """``harness-path``: print the lm-evaluation-harness task folder (for ``--include_path``)."""
+    from metric_adc.harness import task_dir
+
+    print(task_dir())
+    return 0
