@@ -120,8 +120,9 @@ def snapshot_thesis(folder: str | Path, outputs: str | Path | None = None) -> li
     from li_adger.sources import SOURCE_FILES, THESIS_OUTPUT_FILES
     from metric_adc.thesis.outputs import load_thesis_models
 
-    origin = SOURCE_FILES[THESIS_OUTPUT_FILES[0]]
-    source = f"Vázquez Martínez (2021), {origin.repo} at {origin.commit}, output/"
+    # the pinned URL: https://raw.githubusercontent.com/<owner>/<repo>/<commit>/output/<file>
+    owner, repo, commit = SOURCE_FILES[THESIS_OUTPUT_FILES[0]].url.split("/")[3:6]
+    source = f"Vázquez Martínez (2021), {owner}/{repo} at {commit}, output/"
     pairs = li_adger_pairs()
     written = []
     for m in load_thesis_models(outputs):
