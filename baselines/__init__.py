@@ -8,9 +8,11 @@ torch and transformers load with the first scorer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from baselines.interface import Scorer
 
 __all__ = ["load_scorer"]
@@ -27,6 +29,8 @@ def load_scorer(
     unigram: str | None = None,
     convention: str | None = None,
     revision: str | None = None,
+    engine: str = "hf",
+    engine_args: Mapping[str, Any] | None = None,
     progress: bool = False,
 ) -> Scorer:
     """A scorer for ``model``: ``load_scorer(model).score(sentences)`` → one score per sentence.
@@ -37,7 +41,10 @@ def load_scorer(
     ``variant`` is the linking function or output (``logprob`` — the sum of the token
     log-probabilities — ``meanlp``, ``penlp``, ``normlp``, ``slor`` for causal LMs; ``original``
     or ``word-l2r`` PLL for masked LMs; ``signed-confidence`` or ``logit-margin`` for CoLA
-    classifiers). The other options are those of ``python -m baselines score``
+    classifiers). ``engine="vllm"`` runs a causal LM on vLLM, with ``engine_args`` for
+    ``vllm.LLM`` (:mod:`baselines.engines`; build it under ``if __name__ == "__main__":``,
+    since vLLM starts a child process). The other options are those of
+    ``python -m baselines score``
     (:func:`baselines.registry.build_scorer`). ``scorer.metadata()`` is what a scores file
     records about it.
 
@@ -60,5 +67,7 @@ def load_scorer(
         unigram=unigram,
         convention=convention,
         revision=revision,
+        engine=engine,
+        engine_args=engine_args,
         progress=progress,
     )

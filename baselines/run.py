@@ -75,9 +75,10 @@ its order); a path to a ``.csv``/``.jsonl``/``.parquet`` file with ``id`` and ``
 columns is accepted too."""
 
 FINGERPRINT_EXCLUDES: frozenset[str] = frozenset(
-    {"versions", "device", "batch_size", "token_budget", "created"}
+    {"versions", "device", "batch_size", "token_budget", "created", "engine_args"}
 )
-"""Scorer-metadata keys that do not change scores and so do not split the cache."""
+"""Scorer-metadata keys that do not change scores and so do not split the cache (vLLM's
+``engine_args`` place and size the engine: a run restarted with less GPU memory resumes)."""
 
 FINGERPRINT_LEGACY_DEFAULTS: Mapping[str, Any] = {"convention": "default"}
 """Metadata keys added after partial files were already being written, with the value those

