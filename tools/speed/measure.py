@@ -55,6 +55,9 @@ from typing import Any
 
 TOOLS = ("ours-mlm", "minicons-mlm", "ours-causal", "minicons-causal", "engine")
 
+ANSWER = "tools.speed.measure answer: "
+"""What starts the child's answer line on stdout (libraries such as vLLM log there too)."""
+
 Score = Callable[[list[str]], list[float]]
 
 
@@ -306,20 +309,20 @@ def measure(
         timeout=timeout,
         check=False,
     )
-    lines = proc.stdout.strip().splitlines()
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(ANSWER)]
     if proc.returncode != 0 or not lines:
         tail = proc.stderr.strip().splitlines()
         raise RuntimeError(
             f"benchmark child for tool {request.get('tool')!r} failed "
             f"(exit {proc.returncode}): {tail[-1] if tail else 'no output'}"
         )
-    return json.loads(lines[-1])
+    return json.loads(lines[-1].removeprefix(ANSWER))
 
 
 def main() -> int:
-    """Read a request from stdin, print the answer as one JSON line."""
+    """Read a request from stdin, print the answer as one JSON line after :data:`ANSWER`."""
     request = json.loads(sys.stdin.read())
-    print(json.dumps(measure_here(request)))
+    print(ANSWER + json.dumps(measure_here(request)), flush=True)
     return 0
 
 
