@@ -143,7 +143,7 @@ class VLLMCausalScorer(CausalScorerBase):
         self.llm = LLM(**kwargs)
         self._engine_args = {k: v for k, v in kwargs.items() if k != "model"}
         config = self.llm.llm_engine.model_config
-        self.max_length = int(config.max_model_len)
+        self.max_length = int(config.max_model_len) - 1  # room for the one generated token
         self._vocab_size = int(config.get_vocab_size())
         self._extra = {**revision_metadata(config.hf_config, revision), **(extra_metadata or {})}
 
