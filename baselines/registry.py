@@ -21,17 +21,18 @@ ValueError: unknown model 'no-such-model-here': not a built-in name ('trigram', 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baselines.interface import KINDS, Scorer
+from baselines.interface import ENGINES, KINDS, Scorer
 from baselines.kinds.linked import linked_factory
 
 __all__ = [
     "BUILTIN_MODELS",
     "DEFAULT_BATCH_SIZE",
+    "ENGINE_FACTORIES",
     "SCORER_FACTORIES",
     "BuiltinModel",
     "ScorerFactory",
@@ -201,24 +202,40 @@ def _ngram(model: str, *, device: str = "auto", **options: Any) -> Scorer:
     return NGramScorer(model, name=model, **options)
 
 
-def _causal(model: str, **options: Any) -> Scorer:
-    """A :class:`~baselines.kinds.causal.CausalLMScorer`; ``smollm2`` is the packaged SmolLM2,
-    converted once (:mod:`baselines.models.smollm2`), its first word scored after
+def _causal_scorer(scorer_class: Callable[..., Scorer], model: str, **options: Any) -> Scorer:
+    """A causal-LM scorer of ``scorer_class`` (one per engine); ``smollm2`` is the packaged
+    SmolLM2, converted once (:mod:`baselines.models.smollm2`), its first word scored after
     ``<|endoftext|>`` in the default convention."""
-    from baselines.kinds.causal import CausalLMScorer
-
     if model == "smollm2":
         from baselines.models.smollm2 import CONTEXT_TOKEN, converted_model_dir, source_record
 
         if options.get("convention", "default") == "default":
             options.setdefault("context_token", CONTEXT_TOKEN)
-        return CausalLMScorer(
+        return scorer_class(
             converted_model_dir(),
             name="smollm2",
             extra_metadata={"source": source_record()},
             **options,
         )
-    return CausalLMScorer(model, **options)
+    return scorer_class(model, **options)
+
+
+def _causal(model: str, **options: Any) -> Scorer:
+    """A :class:`~baselines.kinds.causal.CausalLMScorer` (transformers in this process)."""
+    from baselines.kinds.causal import CausalLMScorer
+
+    return _causal_scorer(CausalLMScorer, model, **options)
+
+
+def _vllm_causal(model: str, **options: Any) -> Scorer:
+    """A :class:`~baselines.engines.vllm_scorer.VLLMCausalScorer`; whether vLLM is installed and
+    the engine arguments are checked first, before any model is converted or loaded."""
+    from baselines.engines import vllm_scorer
+    from baselines.engines.vllm_args import check_engine_args
+
+    vllm_scorer.require_vllm()
+    check_engine_args(options.get("engine_args") or {})
+    return _causal_scorer(vllm_scorer.VLLMCausalScorer, model, **options)
 
 
 def _mlm(model: str, **options: Any) -> Scorer:
@@ -272,6 +289,15 @@ SCORER_FACTORIES: dict[str, ScorerFactory] = {
 }
 """Kind → how its scorer is built (one entry per kind of :data:`baselines.interface.KINDS`)."""
 
+ENGINE_FACTORIES: dict[str, ScorerFactory] = {
+    "vllm": ScorerFactory(
+        linked_factory(_vllm_causal, "logprob"), (*_LINKED_OPTIONS, "convention", "engine_args")
+    ),
+}
+"""Engine → how its causal-LM scorer is built, for the engines of
+:data:`baselines.interface.ENGINES` other than ``hf`` (whose scorers are
+:data:`SCORER_FACTORIES`); they score causal LMs only."""
+
 
 def build_scorer(
     model: str,
@@ -285,6 +311,8 @@ def build_scorer(
     convention: str | None = None,
     revision: str | None = None,
     runtime: str | None = None,
+    engine: str = "hf",
+    engine_args: Mapping[str, Any] | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
@@ -296,8 +324,11 @@ def build_scorer(
     (default ``wordfreq``; :mod:`baselines.kinds.linked`); ``convention`` is the causal scorer's
     (``default`` or ``harness``, :mod:`baselines.kinds.causal`); ``revision`` is a Hugging Face model's
     branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
-    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`). ``None`` options take the scorer's
-    defaults; an option the kind does not take (:data:`SCORER_FACTORIES`) is an error.
+    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``engine`` what runs
+    a causal LM (``hf``, the default, or ``vllm`` with its ``engine_args``,
+    :mod:`baselines.engines`). ``None`` options take the scorer's defaults; an option the kind
+    (:data:`SCORER_FACTORIES`) or the engine (:data:`ENGINE_FACTORIES`) does not take is an
+    error, raised before any model loads.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
     use them.
 
@@ -314,9 +345,25 @@ def build_scorer(
     Traceback (most recent call last):
     ...
     ValueError: revision applies to Hugging Face models, not to the built-in 'smollm2' (got revision='main')
+    >>> build_scorer("trigram", engine="vllm")
+    Traceback (most recent call last):
+    ...
+    ValueError: engine 'vllm' scores causal language models only; 'trigram' is of kind 'ngram'
     """
+    if engine not in ENGINES:
+        choices = ", ".join(repr(e) for e in ENGINES)
+        raise ValueError(f"engine must be one of {choices} (got {engine!r})")
+    if engine != "hf" and kind is None and model not in BUILTIN_MODELS:
+        kind = detect_kind(model) or "causal"  # a name with no local config: served as causal
     kind = resolve_kind(model, kind)
-    factory = SCORER_FACTORIES[kind]
+    if engine == "hf":
+        factory, where = SCORER_FACTORIES[kind], f"kind {kind!r}"
+    elif kind != "causal":
+        raise ValueError(
+            f"engine {engine!r} scores causal language models only; {model!r} is of kind {kind!r}"
+        )
+    else:
+        factory, where = ENGINE_FACTORIES[engine], f"engine {engine!r}"
     given = {
         "variant": variant,
         "device": device,
@@ -325,6 +372,7 @@ def build_scorer(
         "convention": convention,
         "revision": revision,
         "runtime": runtime,
+        "engine_args": dict(engine_args) if engine_args else None,
     }
     options = {name: value for name, value in given.items() if value is not None}
     if revision is not None and model in BUILTIN_MODELS:
@@ -334,7 +382,7 @@ def build_scorer(
         )
     for name, value in options.items():
         if name not in factory.options:
-            raise ValueError(f"{name} does not apply to kind {kind!r} (got {value!r})")
+            raise ValueError(f"{name} does not apply to {where} (got {value!r})")
     settings = {
         "batch_size": default_batch_size(model, kind) if batch_size is None else batch_size,
         "progress": progress,

@@ -48,9 +48,10 @@ __all__ = [
 ]
 
 FINGERPRINT_EXCLUDES: frozenset[str] = frozenset(
-    {"versions", "device", "batch_size", "token_budget", "created"}
+    {"versions", "device", "batch_size", "token_budget", "created", "engine_args"}
 )
-"""Scorer-metadata keys that do not change scores and so do not split the cache."""
+"""Scorer-metadata keys that do not change scores and so do not split the cache (vLLM's
+``engine_args`` place and size the engine: a run restarted with less GPU memory resumes)."""
 
 FSYNC_SECONDS = 2.0
 """The longest time between two syncs of the partial file to disk (a power cut loses at most

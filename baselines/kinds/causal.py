@@ -1,51 +1,16 @@
 """The causal-LM scorer: token log-probabilities from any Hugging Face causal language model.
 
-Conventions (they change the numbers, so they are fixed and tested):
+How text becomes scored tokens (the ``default`` and ``harness`` conventions, the context
+token, cloze units, too-long input) is the engine-independent half of every causal scorer,
+:mod:`baselines.kinds.causal_base`. This module runs the model in this process:
 
-* **Context token (BOS).** Every sentence is tokenised *without* the tokenizer's special
-  tokens and one context token is put in front of it; every sentence token, the first
-  included, is then scored given the context token and the tokens before it. Nothing after
-  the sentence (no EOS) is scored. With ``context_token="auto"`` the context token is the
-  tokenizer's ``bos_token``, or its ``eos_token`` when it has no BOS (GPT-2's
-  ``<|endoftext|>`` is both). Pass a token string to choose another one (the SmolLM2 default
-  uses ``<|endoftext|>``, see :mod:`baselines.models.smollm2`).
-* **No leading space** is added: the sentence is tokenised as given.
-* **Reduction.** ``variant="logprob"`` sums the token log-probabilities, ``"meanlp"`` averages
-  them, ``"penlp"`` divides the sum by the length penalty (see :mod:`metric_adc.linking.formulas`).
-  Natural logs, computed in float32 whatever the model's precision.
 * **Batching.** Sentences are sorted by token length and taken ``batch_size`` at a time. A
   batch is packed end to end into rows of 64 tokens, each sentence with position ids of its
   own and attending to itself only (:mod:`baselines.fast.packing`), when the loaded model keeps
   packed sentences apart (:func:`packing_isolates`, checked on the model at load); otherwise
   it is right-padded with an attention mask. Neither changes a score beyond float rounding;
   the model runs in ``eval()`` mode under ``torch.inference_mode()``.
-* **Too long.** A sentence whose tokens plus the context token exceed the model's maximum
-  positions is an error naming the sentence; it is never truncated silently.
-
-Those are the ``"default"`` convention. ``convention="harness"`` reproduces
-lm-evaluation-harness's scoring of a (context, continuation) request exactly
-(``lm_eval.api.model.TemplateLM.loglikelihood`` and ``_encode_pair``; ``HFLM.prefix_token_id``):
-
-* **A sentence** (the harness's BLiMP task: empty context, continuation ``" " + sentence``)
-  is tokenised with a leading space and without special tokens and scored after the
-  tokenizer's BOS token, else its EOS token (``context_token`` must stay ``"auto"``); when the
-  sentence's first token *is* that token, it becomes the context and is not scored.
-* **A cloze unit** (context, completion): ``context + " " + completion`` is encoded whole with
-  the tokenizer's own special tokens, the context alone likewise, and the whole encoding is
-  split after the context's length; the tokens after the split are scored.
-
-**Cloze units** (:meth:`CausalLMScorer.score_cloze`, either convention): the completion follows
-the context after one space; ``score`` is the sum of the completion's token log-probabilities
-(the chain rule), ``rank`` the rank of its first token among the tokens that can start a word
-(:func:`baselines.kinds.cloze.word_start_mask`) in the next-token distribution after the context,
-``top`` the five most probable of those. In the default convention the context is encoded as a
-sentence is (the context token, then ``context + " " + completion`` tokenised whole without
-special tokens and split after the context's own tokens).
-
-Examples
---------
->>> CAUSAL_VARIANTS, CONVENTIONS
-(('logprob', 'meanlp', 'penlp'), ('default', 'harness'))
+* **Log-probabilities** are computed in float32 whatever the model's precision.
 """
 
 from __future__ import annotations
@@ -56,59 +21,17 @@ from typing import Any
 
 from baselines.fast.packing import PACK_WIDTH, Packing, pack, row_positions
 from baselines.hf import library_versions, max_sequence_length
-from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
-from baselines.kinds.cloze import TokenCandidates
+from baselines.interface import scorer_identity
+from baselines.kinds.causal_base import CAUSAL_VARIANTS, CausalScorerBase, check_convention
 from metric_adc.linking.formulas import check_linking_name
 
 __all__ = [
-    "CAUSAL_VARIANTS",
-    "CONVENTIONS",
     "HEAD_ROWS",
     "PLAIN_HEADS",
     "CausalLMScorer",
     "packing_isolates",
     "plain_head",
-    "resolve_context_token",
 ]
-
-CAUSAL_VARIANTS: tuple[str, ...] = ("logprob", "meanlp", "penlp")
-CONVENTIONS: tuple[str, ...] = ("default", "harness")
-"""How text becomes scored tokens: this project's documented default, or
-lm-evaluation-harness's (see the module docs)."""
-
-
-def resolve_context_token(tokenizer: Any, context_token: str = "auto") -> tuple[str, int]:
-    """Return ``(token, id)`` of the token the first word is scored after (see the module
-    docs), or raise naming what is missing.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as NS
-    >>> gpt2_like = NS(bos_token=None, eos_token="<|endoftext|>",
-    ...                convert_tokens_to_ids={"<|endoftext|>": 0}.get)
-    >>> resolve_context_token(gpt2_like)
-    ('<|endoftext|>', 0)
-    >>> resolve_context_token(NS(bos_token=None, eos_token=None))
-    Traceback (most recent call last):
-    ...
-    ValueError: the tokenizer has neither a bos_token nor an eos_token, so context_token='auto' cannot choose the token the first word is scored after; pass context_token=...
-    """
-    if context_token == "auto":
-        for attr in ("bos_token", "eos_token"):
-            token = getattr(tokenizer, attr, None)
-            if token:
-                return str(token), int(tokenizer.convert_tokens_to_ids(token))
-        raise ValueError(
-            "the tokenizer has neither a bos_token nor an eos_token, so context_token='auto' "
-            "cannot choose the token the first word is scored after; pass context_token=..."
-        )
-    if context_token not in tokenizer.get_vocab():
-        raise ValueError(
-            f"context_token {context_token!r} is not in the tokenizer's vocabulary "
-            f"(bos_token={tokenizer.bos_token!r}, eos_token={tokenizer.eos_token!r})"
-        )
-    return context_token, int(tokenizer.convert_tokens_to_ids(context_token))
-
 
 HEAD_ROWS = 1024
 """Positions sent through the output layer together, in slices of the vocabulary
@@ -194,7 +117,7 @@ def packing_isolates(decoder: Any) -> bool:
     return bool((packed[:5] - expected).abs().max() <= tolerance * scale)
 
 
-class CausalLMScorer:
+class CausalLMScorer(CausalScorerBase):
     """Score sentences by their log-probability under a causal language model.
 
     Parameters
@@ -250,8 +173,6 @@ class CausalLMScorer:
     (['rank', 'score', 'top'], True, 5)
     """
 
-    kind = "causal"
-
     def __init__(
         self,
         model_name_or_path: str | Path,
@@ -272,7 +193,7 @@ class CausalLMScorer:
         from baselines.hf import hub_options, revision_metadata
 
         check_linking_name(variant, allowed=CAUSAL_VARIANTS)
-        _check_convention(convention, context_token)
+        check_convention(convention, context_token)
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
@@ -333,99 +254,19 @@ class CausalLMScorer:
     ) -> None:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
-        _check_convention(convention, context_token)
-        self._linking = check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        self._setup_text(
+            tokenizer,
+            name=name,
+            variant=variant,
+            convention=convention,
+            context_token=context_token,
+            max_length=max_sequence_length(model.config, tokenizer),
+        )
         self.model = model.eval()
-        self.tokenizer = tokenizer
-        self.name = str(name)
-        self.variant = variant
-        self.reduction = self._linking.reduction
         self.batch_size = batch_size
-        self.convention = convention
-        self.context_token, self.context_token_id = resolve_context_token(tokenizer, context_token)
-        self.max_length = max_sequence_length(model.config, tokenizer)
         self._extra = dict(extra_metadata or {})
-        self._candidates = TokenCandidates(tokenizer)
         self._head = plain_head(model)
         self._packs = self._head is not None and packing_isolates(self._head[0])
-
-    # -- encoding: text → token ids and where the scored tokens start -------------------------
-
-    def _check_length(self, ids: list[int], field: str, text: str) -> list[int]:
-        if self.max_length is not None and len(ids) > self.max_length:
-            raise ValueError(
-                f"{field} is too long for {self.name}: {len(ids)} tokens with the "
-                f"context token, the model allows at most {self.max_length} "
-                f"(it starts {text[:60]!r})"
-            )
-        return ids
-
-    def _encode(self, sentences: Sequence[str]) -> list[list[int]]:
-        """The token ids of each sentence, led by its context: only the first is not scored.
-
-        Default: the context token, then the sentence's tokens. Harness: the harness's prefix
-        token (BOS, else EOS), then the tokens of ``" " + sentence`` — or those tokens alone
-        when the first of them is the prefix token (it is then the context).
-        """
-        encoded = []
-        for i, sentence in enumerate(check_sentences(sentences)):
-            text = sentence if self.convention == "default" else " " + sentence
-            ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
-            if not ids:
-                raise ValueError(f"sentences[{i}] has no tokens (got {sentence!r})")
-            if self.convention == "default" or ids[0] != self.context_token_id:
-                ids = [self.context_token_id, *ids]
-            elif len(ids) == 1:
-                raise ValueError(
-                    f"sentences[{i}] is only the harness's prefix token, so nothing is left to "
-                    f"score (got {sentence!r})"
-                )
-            encoded.append(self._check_length(ids, f"sentences[{i}]", sentence))
-        return encoded
-
-    def _harness_encode(self, text: str) -> list[int]:
-        """``HFLM.tok_encode``: the tokenizer's own special tokens, unless the text already
-        starts with the prefix token."""
-        if text.startswith(self.tokenizer.decode(self.context_token_id)):
-            return self.tokenizer.encode(text, add_special_tokens=False)
-        return self.tokenizer.encode(text)
-
-    def _encode_cloze(
-        self, contexts: Sequence[str], completions: Sequence[str]
-    ) -> tuple[list[list[int]], list[int]]:
-        """Token ids of each context + completion, and where the completion's tokens start.
-
-        The text is encoded whole and split after the context's own encoding (the harness's
-        ``_encode_pair``); the default convention puts its context token in front and adds no
-        special tokens.
-        """
-        contexts, completions = check_cloze(contexts, completions)
-        encoded, starts = [], []
-        for i, (context, completion) in enumerate(zip(contexts, completions, strict=True)):
-            continuation = " " + completion
-            spaces = len(context) - len(context.rstrip())
-            if spaces:  # the harness moves trailing spaces of the context to the continuation
-                context, continuation = context[:-spaces], context[-spaces:] + continuation
-            if self.convention == "default":
-                lead = [self.context_token_id]
-                encode = self.tokenizer(
-                    [context + continuation, context], add_special_tokens=False
-                )["input_ids"]
-                whole, context_ids = encode
-            else:
-                lead = []
-                whole = self._harness_encode(context + continuation)
-                context_ids = self._harness_encode(context)
-            ids = [*lead, *whole]
-            start = len(lead) + len(context_ids)
-            if start < 1 or start >= len(ids):
-                raise ValueError(
-                    f"cloze unit {i} has no {'context' if start < 1 else 'completion'} tokens "
-                    f"after encoding (context {context!r}, completion {completion!r})"
-                )
-            encoded.append(self._check_length(ids, f"cloze unit {i}", context))
-            starts.append(start)
-        return encoded, starts
 
     # -- the model -----------------------------------------------------------------------------
 
@@ -516,34 +357,6 @@ class CausalLMScorer:
         hidden, targets = hidden[where], ids.flatten()[where + 1]
         return target_logprobs(hidden, head.weight, head.bias, targets, rows=HEAD_ROWS)
 
-    # -- public API ----------------------------------------------------------------------------
-
-    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenLogProbs]:
-        """Per-token natural-log probabilities (no unigram estimates), in input order."""
-        encoded = self._encode(sentences)
-        logprobs, _ = self._logprobs(encoded)
-        return [
-            TokenLogProbs(tuple(self.tokenizer.convert_ids_to_tokens(ids[1:])), tuple(lp))
-            for ids, lp in zip(encoded, logprobs, strict=True)
-        ]
-
-    def score(self, sentences: Sequence[str]) -> list[float]:
-        """One score per sentence: the chosen reduction of its token log-probabilities."""
-        logprobs, _ = self._logprobs(self._encode(sentences))
-        return [self._linking.compute(lp) for lp in logprobs]
-
-    def score_cloze(
-        self, contexts: Sequence[str], completions: Sequence[str]
-    ) -> list[dict[str, Any]]:
-        """One record per cloze unit: ``score`` (ln P(completion | context), summed over its
-        tokens), ``rank`` of its first token among word-initial tokens, ``top`` words."""
-        encoded, starts = self._encode_cloze(contexts, completions)
-        logprobs, rows = self._logprobs(encoded, starts)
-        return [
-            self._candidates.record(sum(lp), row.numpy(), ids[start])
-            for ids, start, lp, row in zip(encoded, starts, logprobs, rows, strict=True)
-        ]
-
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
         parameter = next(self.model.parameters())
@@ -559,24 +372,3 @@ class CausalLMScorer:
             "convention": self.convention,
             "versions": library_versions(),
         }
-
-
-def _check_convention(convention: str, context_token: str) -> None:
-    """Raise unless ``convention`` is known and, for ``"harness"``, the context token is the
-    harness's own (``"auto"``).
-
-    Examples
-    --------
-    >>> _check_convention("harness", "<|endoftext|>")
-    Traceback (most recent call last):
-    ...
-    ValueError: convention 'harness' scores after the tokenizer's BOS token (else EOS), as lm-evaluation-harness does; context_token must be 'auto' (got '<|endoftext|>')
-    """
-    if convention not in CONVENTIONS:
-        choices = ", ".join(repr(c) for c in CONVENTIONS)
-        raise ValueError(f"convention must be one of {choices} (got {convention!r})")
-    if convention == "harness" and context_token != "auto":
-        raise ValueError(
-            "convention 'harness' scores after the tokenizer's BOS token (else EOS), as "
-            f"lm-evaluation-harness does; context_token must be 'auto' (got {context_token!r})"
-        )

@@ -132,7 +132,7 @@ def _causal_source(name: str, token: str | None) -> tuple[str | None, str | None
     if token is None:
         from transformers import AutoTokenizer
 
-        from baselines.kinds.causal import resolve_context_token
+        from baselines.kinds.causal_base import resolve_context_token
 
         token = resolve_context_token(AutoTokenizer.from_pretrained(name))[0]
     return name, token

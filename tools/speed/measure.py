@@ -27,12 +27,15 @@ Tools (``tool`` in the request):
                    of ``batch_size`` sentences, ``bos_token`` as its context token
 ``minicons-causal````minicons.scorer.IncrementalLMScorer.sequence_score`` (sum), ``bos_token``
                    set to the token our scorer conditions the first word on
+``engine``         ``baselines.registry.build_scorer(model, engine=…, convention=…,
+                   engine_args=…)``, the scorer ``python -m baselines score --engine`` runs,
+                   in calls of ``batch_size`` sentences (:mod:`tools.speed.engines`)
 =================  ==========================================================================
 
 Examples
 --------
 >>> sorted(TOOLS)
-['minicons-causal', 'minicons-mlm', 'ours-causal', 'ours-mlm']
+['engine', 'minicons-causal', 'minicons-mlm', 'ours-causal', 'ours-mlm']
 >>> _chunks(["a", "b", "c"], 2)
 [['a', 'b'], ['c']]
 """
@@ -50,7 +53,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-TOOLS = ("ours-mlm", "minicons-mlm", "ours-causal", "minicons-causal")
+TOOLS = ("ours-mlm", "minicons-mlm", "ours-causal", "minicons-causal", "engine")
+
+ANSWER = "tools.speed.measure answer: "
+"""What starts the child's answer line on stdout (libraries such as vLLM log there too)."""
 
 Score = Callable[[list[str]], list[float]]
 
@@ -139,6 +145,23 @@ def _build(request: dict[str, Any]) -> Score:
             return out
 
         return score_causal
+    if tool == "engine":
+        from baselines.registry import build_scorer
+
+        scorer = build_scorer(
+            model,
+            engine=request["engine"],
+            convention=request.get("convention"),
+            device=device,
+            precision=precision,
+            engine_args=request.get("engine_args"),
+            batch_size=batch_size,
+        )
+
+        def score_engine(sentences: list[str]) -> list[float]:
+            return [s for batch in _chunks(sentences, batch_size) for s in scorer.score(batch)]
+
+        return score_engine
     raise ValueError(f"tool must be one of {', '.join(TOOLS)} (got {tool!r})")
 
 
@@ -207,7 +230,7 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     >>> measure_here({"tool": "nope", "model": "x", "sentences": ["a"]})
     Traceback (most recent call last):
     ...
-    ValueError: tool must be one of ours-mlm, minicons-mlm, ours-causal, minicons-causal (got 'nope')
+    ValueError: tool must be one of ours-mlm, minicons-mlm, ours-causal, minicons-causal, engine (got 'nope')
     """
     import torch
 
@@ -251,12 +274,16 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def measure(request: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
-    """Run one measurement in a fresh ``python -m tools.speed.measure`` process.
+def measure(
+    request: dict[str, Any], *, timeout: float | None = None, python: str | None = None
+) -> dict[str, Any]:
+    """Run one measurement in a fresh ``python -m tools.speed.measure`` process, of this
+    interpreter or of ``python`` (another environment's, e.g. vLLM's ``.venv-vllm``).
 
     ``request`` holds ``tool`` (one of :data:`TOOLS`), ``model`` (a local folder),
     ``sentences``, and optionally ``warmup``, ``threads``, ``device``, ``precision`` (of our
-    tools), ``token_budget``, ``batch_size``, ``bos_token``, ``repeats`` and ``cap_bytes``.
+    tools), ``token_budget``, ``batch_size``, ``bos_token``, ``repeats`` and ``cap_bytes``
+    (``engine``: also ``engine``, ``convention``, ``engine_args``).
     Returns the child's answer: ``seconds`` (best of ``repeats``), ``scores``, ``peak_bytes``,
     ``rss_before_bytes`` (device memory on a GPU), ``load_seconds``, ``threads``, ``device``
     and ``error`` (``None``, or the allocation error that stopped a capped run, in which case
@@ -274,7 +301,7 @@ def measure(request: dict[str, Any], *, timeout: float | None = None) -> dict[st
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     env = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", PYTHONPATH=path)
     proc = subprocess.run(
-        [sys.executable, "-m", "tools.speed.measure"],
+        [python or sys.executable, "-m", "tools.speed.measure"],
         input=json.dumps(request),
         capture_output=True,
         text=True,
@@ -282,20 +309,20 @@ def measure(request: dict[str, Any], *, timeout: float | None = None) -> dict[st
         timeout=timeout,
         check=False,
     )
-    lines = proc.stdout.strip().splitlines()
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(ANSWER)]
     if proc.returncode != 0 or not lines:
         tail = proc.stderr.strip().splitlines()
         raise RuntimeError(
             f"benchmark child for tool {request.get('tool')!r} failed "
             f"(exit {proc.returncode}): {tail[-1] if tail else 'no output'}"
         )
-    return json.loads(lines[-1])
+    return json.loads(lines[-1].removeprefix(ANSWER))
 
 
 def main() -> int:
-    """Read a request from stdin, print the answer as one JSON line."""
+    """Read a request from stdin, print the answer as one JSON line after :data:`ANSWER`."""
     request = json.loads(sys.stdin.read())
-    print(json.dumps(measure_here(request)))
+    print(ANSWER + json.dumps(measure_here(request)), flush=True)
     return 0
 
 
