@@ -26,7 +26,7 @@ from baselines.engines.vllm_args import (
 )
 from baselines.interface import ENGINES
 from baselines.kinds.linked import LinkedScorer
-from baselines.run import fingerprint
+from baselines.resume import fingerprint
 
 VLLM_HERE = importlib.util.find_spec("vllm") is not None
 

@@ -33,7 +33,7 @@ import pytest
 
 import li_adger
 from baselines import load_scorer
-from baselines.run import load_units
+from baselines.units import load_units
 from metric_adc.scores.file import read_scores
 
 pytestmark = pytest.mark.slow

@@ -54,7 +54,7 @@ def blimp_sentences(n: int, *, seed: int = 0) -> list[str]:
     """
     import numpy as np
 
-    from baselines.run import load_units
+    from baselines.units import load_units
 
     texts = load_units("blimp").texts
     if not 1 <= n <= len(texts):
