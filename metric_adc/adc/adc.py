@@ -69,6 +69,12 @@ Examples:
 """
 
 
+_HOMEPAGE = "https://dspace.mit.edu/handle/1721.1/139986"
+"""The thesis that defines the criterion (a staged module names its Space instead)."""
+
+_CODEBASE_URLS = ["https://github.com/hjvm/acceptability_delta_criterion"]
+"""The thesis's code (a staged module names the code its Space ships first)."""
+
 _INPUTS = ("predictions_good", "predictions_bad", "references_good", "references_bad")
 
 
@@ -208,6 +214,8 @@ class Adc(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=datasets.Features({n: datasets.Value("float64") for n in names}),
+            homepage=_HOMEPAGE,
+            codebase_urls=list(_CODEBASE_URLS),
             reference_urls=["https://dspace.mit.edu/handle/1721.1/139986"],
         )
 
