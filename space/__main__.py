@@ -113,7 +113,9 @@ def push(argv: Sequence[str]) -> int:
     args = p.parse_args(argv)
     try:
         result = hub.push_staged(
-            args, lambda tmp: stage_space(tmp, requirement=args.requirement), repo_type="space"
+            args,
+            lambda tmp: stage_space(tmp, requirement=args.requirement, repo_id=args.repo_id),
+            repo_type="space",
         )
     except (hub.HubError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

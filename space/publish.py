@@ -28,10 +28,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from li_adger.hub import check_repo_id
 from li_adger.hub.bundle import build_wheel, pinned_requirements, requirements_text, unpack_wheel
 from li_adger.io.atomic import atomic_write_text
 
-__all__ = ["APP_PY", "EXTRAS", "stage_space"]
+__all__ = ["APP_PY", "EXTRAS", "SPACE_ID_PLACEHOLDER", "stage_space"]
 
 EXTRAS = ("space",)
 """The project's extras the app needs (their requirements are pinned in ``requirements.txt``)."""
@@ -63,8 +64,14 @@ _SCREENSHOT = _HERE.parent / "docs" / "space.png"
 _IMAGE_LINK = "](../docs/space.png)"
 
 
-def _readme(with_image: bool) -> str:
+SPACE_ID_PLACEHOLDER = "<space-id>"
+"""How the README writes the Space's own id (its links to the code the Space ships)."""
+
+
+def _readme(with_image: bool, repo_id: str | None) -> str:
     text = (_HERE / "README.md").read_text(encoding="utf-8")
+    if repo_id is not None:
+        text = text.replace(SPACE_ID_PLACEHOLDER, check_repo_id(repo_id))
     if with_image:
         return text.replace(_IMAGE_LINK, "](space.png)")
     return "".join(line for line in text.splitlines(True) if _IMAGE_LINK not in line)
@@ -76,6 +83,7 @@ def stage_space(
     requirement: str | None = None,
     screenshot: str | Path | None = _SCREENSHOT,
     wheel: str | Path | None = None,
+    repo_id: str | None = None,
 ) -> Path:
     """Write the Space's folder into ``dest`` (created if need be) and return it.
 
@@ -83,6 +91,8 @@ def stage_space(
     checkout, :func:`li_adger.hub.bundle.build_wheel`), unpacked. With ``requirement``, that
     ``requirements.txt`` line installs the project instead and none of it ships.
     ``screenshot`` is the image the README shows (``None`` or a missing file drops the image).
+    ``repo_id`` (the Space, ``owner/name``) goes into the README's links to the code the Space
+    ships (:data:`SPACE_ID_PLACEHOLDER` is kept when ``None``).
 
     Examples
     --------
@@ -99,7 +109,7 @@ def stage_space(
     with_image = screenshot is not None and Path(screenshot).is_file()
     if with_image:
         shutil.copyfile(screenshot, dest / "space.png")
-    atomic_write_text(dest / "README.md", _readme(with_image))
+    atomic_write_text(dest / "README.md", _readme(with_image, repo_id))
     pins = pinned_requirements(EXTRAS)
     if requirement is None:
         with tempfile.TemporaryDirectory(prefix="space-wheel-") as tmp:

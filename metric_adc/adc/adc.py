@@ -3,7 +3,8 @@
 This module only adapts inputs: per-pair lists become a :class:`metric_adc.pairs.PairTable`
 and scores by sentence id, and the result is the row of :func:`metric_adc.rows.model_row`
 (the math is :mod:`metric_adc.core`) without its name and caption (install the
-``li-adger-adc`` distribution, or run from its repository root).
+``li-adger-adc`` distribution: the card's "How to Use" says how, or run from the root of a
+clone).
 """
 
 import functools
