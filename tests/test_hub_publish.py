@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import metric_adc
 from li_adger import hub
 from li_adger.__main__ import main as li_adger_main
 from li_adger.hub.dataset import DATASET_FILES
@@ -201,6 +202,28 @@ def test_metric_name_of_a_shipped_package_is_refused(tmp_path, capsys):
     assert "repository name 'metric_adc' is the name of one of the project's packages" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize("requirement", [None, "li-adger-adc @ git+https://example.org/x.git@abc"])
+def test_metric_info_names_its_homepage_and_code(tmp_path, monkeypatch, requirement):
+    import evaluate
+
+    thesis_code = "https://github.com/hjvm/acceptability_delta_criterion"
+    info = metric_adc.load_metric().info  # the module as it is in the package
+    assert info.homepage == "https://dspace.mit.edu/handle/1721.1/139986"
+    assert info.codebase_urls == [thesis_code]
+    out = tmp_path / "adc"
+    extra = [] if requirement is None else ["--requirement", requirement]
+    assert metric_main(["push", "someone/adc", "--dry-run", str(out), *extra]) == 0
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    info = evaluate.load(str(out)).info
+    assert info.homepage == "https://huggingface.co/spaces/someone/adc"
+    shipped = "https://huggingface.co/spaces/someone/adc/tree/main/metric_adc"
+    if requirement is None:
+        assert info.codebase_urls == [shipped, thesis_code]
+        assert (out / "metric_adc" / "core.py").is_file()
+    else:
+        assert info.codebase_urls == [thesis_code] and not (out / "metric_adc").exists()
 
 
 def test_metric_folder_of_another_name_holds_the_module_under_both_names(tmp_path):
