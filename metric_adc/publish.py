@@ -44,6 +44,7 @@ from li_adger.hub.bundle import (
     pinned_requirements,
     project_packages,
     requirements_text,
+    space_url,
     unpack_wheel,
     wheel_url,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "APP_PY",
     "CARD_OWNER_PLACEHOLDER",
     "module_source",
+    "module_urls",
     "space_front_matter",
     "stage_metric",
 ]
@@ -155,7 +157,7 @@ def module_urls(source: str, repo_id: str, *, code_shipped: bool) -> str:
     _HOMEPAGE = "https://huggingface.co/spaces/someone/adc"
     _CODEBASE_URLS = ["https://huggingface.co/spaces/someone/adc/tree/main/metric_adc", "y"]
     """
-    space = f"https://huggingface.co/spaces/{repo_id}"
+    space = space_url(repo_id)
     out, n_home = re.subn(r'^_HOMEPAGE = "[^"\n]*"$', f'_HOMEPAGE = "{space}"', source, flags=re.M)
     first = f'"{space}/tree/main/metric_adc", ' if code_shipped else ""
     out, n_code = re.subn(r"^_CODEBASE_URLS = \[", f"_CODEBASE_URLS = [{first}", out, flags=re.M)

@@ -34,6 +34,7 @@ __all__ = [
     "project_packages",
     "project_table",
     "requirements_text",
+    "space_url",
     "unpack_wheel",
     "wheel_url",
 ]
@@ -168,6 +169,17 @@ def unpack_wheel(wheel: str | Path, dest: str | Path) -> list[str]:
     return sorted({Path(name).parts[0] for name in names})
 
 
+def space_url(repo_id: str) -> str:
+    """The page of the Space ``repo_id`` on the Hub.
+
+    Examples
+    --------
+    >>> space_url("someone/adc")
+    'https://huggingface.co/spaces/someone/adc'
+    """
+    return f"https://huggingface.co/spaces/{repo_id}"
+
+
 def wheel_url(repo_id: str, wheel_name: str) -> str:
     """The URL of a file of the Space ``repo_id``: a direct reference that pip installs.
 
@@ -176,7 +188,7 @@ def wheel_url(repo_id: str, wheel_name: str) -> str:
     >>> wheel_url("someone/adc", "li_adger_adc-0.1.0-py3-none-any.whl")
     'https://huggingface.co/spaces/someone/adc/resolve/main/li_adger_adc-0.1.0-py3-none-any.whl'
     """
-    return f"https://huggingface.co/spaces/{repo_id}/resolve/main/{wheel_name}"
+    return f"{space_url(repo_id)}/resolve/main/{wheel_name}"
 
 
 def _requirements(table: dict, extras: Iterable[str]) -> list[str]:
