@@ -32,7 +32,7 @@ def _texts() -> dict[str, str]:
     """Every doc and card, and the packages' modules and files (install hints live there)."""
     paths = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
     paths += [REPO / "scripts" / "setup.sh"]
-    for package in project_packages():
+    for package in [*project_packages(), "tools"]:
         paths += sorted(
             p for p in (REPO / package).rglob("*") if p.suffix in {".md", ".py", ".txt"}
         )
