@@ -96,7 +96,7 @@ def push(argv: Sequence[str]) -> int:
     """
 
     from li_adger import hub
-    from space.publish import DEFAULT_REQUIREMENT, stage_space
+    from space.publish import stage_space
 
     p = argparse.ArgumentParser(
         prog="python -m space push", description="Publish the app as a Hugging Face Space."
@@ -104,14 +104,18 @@ def push(argv: Sequence[str]) -> int:
     hub.add_push_arguments(p)
     p.add_argument(
         "--requirement",
-        default=DEFAULT_REQUIREMENT,
-        help="the requirements.txt line that installs the app on the Space (default "
-        f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc[space] @ git+https://...')",
+        default=None,
+        metavar="LINE",
+        help="install the project on the Space by this requirements.txt line (e.g. "
+        "'li-adger-adc[space] @ git+https://...@<commit>') instead of shipping its packages, "
+        "unpacked from a wheel built from this checkout, in the Space (the default)",
     )
     args = p.parse_args(argv)
     try:
         result = hub.push_staged(
-            args, lambda tmp: stage_space(tmp, requirement=args.requirement), repo_type="space"
+            args,
+            lambda tmp: stage_space(tmp, requirement=args.requirement, repo_id=args.repo_id),
+            repo_type="space",
         )
     except (hub.HubError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -70,7 +70,7 @@ def char_count_csv(folder: Path, sentences, name: str) -> tuple[Path, dict[str, 
     return csv_file(folder / f"{name}.csv", [(i, repr(v)) for i, v in scores.items()]), scores
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -81,7 +81,7 @@ def served(results_dir: Path, work: Path) -> Iterator[str]:
     """``python -m space`` on a free port of 127.0.0.1, yielding its URL: no source file (the
     lookup points at an empty folder), no ``ADC_*`` variable, every download sent to an
     unreachable proxy; its log in ``work``."""
-    port = _free_port()
+    port = free_port()
     log = work / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ADC_")}
     env.update(
@@ -94,8 +94,16 @@ def served(results_dir: Path, work: Path) -> Iterator[str]:
         NO_PROXY="127.0.0.1,localhost",
     )
     cmd = [sys.executable, "-m", "space", "--port", str(port), "--results", str(results_dir)]
+    with serving(cmd, port, cwd=work, env=env, log=log) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(cmd: list[str], port: int, *, cwd: Path, env: dict, log: Path) -> Iterator[str]:
+    """Run the server ``cmd`` (listening on ``port`` of 127.0.0.1) until it answers HTTP 200,
+    yield its URL, then stop it; its output in ``log``, whose tail a failure shows."""
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import metric_adc
 from li_adger import hub
 from li_adger.__main__ import main as li_adger_main
 from li_adger.hub.dataset import DATASET_FILES
@@ -34,6 +35,16 @@ EXAMPLE = {
 # become 0.496, -0.248, 2.977, 0.744 against human deltas 2.0, 0.8, 2.1, 0.6: within 1 of the
 # human delta with the same sign are pairs 3 and 4 (ADC(1) = 1/2), within 0.5 pair 4 only.
 EXAMPLE_BLIMP, EXAMPLE_ADC = 0.75, {"0.5": 0.25, "1.0": 0.5}
+
+
+WHEEL = "li_adger_adc-0.1.0-py3-none-any.whl"
+PROJECT = ["baselines", "li_adger", "li_adger_adc-0.1.0.dist-info", "metric_adc", "space"]
+"""The project's packages (and its wheel's metadata), unpacked into a staged Space."""
+
+
+def _tops(folder) -> list[str]:
+    """The top-level names of a staged folder, sorted."""
+    return sorted(p.name for p in Path(folder).iterdir())
 
 
 def _front_matter(path) -> dict:
@@ -161,6 +172,7 @@ def test_metric_dry_run_is_an_evaluate_space_that_loads_offline(tmp_path):
     meta = _front_matter(out / "README.md")
     assert meta["sdk"] == "gradio" and (out / meta["app_file"]).is_file()
     assert meta["sdk_version"] == hub.SPACE_SDK_VERSION and "evaluate" in meta["tags"]
+    assert meta["python_version"] == hub.SPACE_PYTHON_VERSION
     reqs = [r for r in (out / "requirements.txt").read_text().splitlines() if r[:1] != "#"]
     assert reqs[0] == line and "li-adger-adc" not in reqs[1:]
     assert "launch_gradio_widget" not in (out / "app.py").read_text()
@@ -175,15 +187,51 @@ def test_metric_module_file_is_named_after_the_repo(tmp_path):
     out = tmp_path / "li-adger-adc"
     assert metric_main(["push", "someone/li-adger-adc", "--dry-run", str(out)]) == 0
     assert (out / "li-adger-adc.py").is_file() and not (out / "adc.py").exists()
-    assert "li-adger-adc" in (out / "requirements.txt").read_text().splitlines()
+    assert _tops(out) == sorted(
+        ["README.md", "app.py", "li-adger-adc.py", "requirements.txt", WHEEL, *PROJECT]
+    )
+    reqs = [r for r in (out / "requirements.txt").read_text().splitlines() if r[:1] != "#"]
+    assert reqs and all(re.fullmatch(r"[a-z0-9-]+==[0-9][^ ]*", r) for r in reqs)
+    assert not [r for r in reqs if r.startswith(("li-adger-adc", "gradio", "torch"))]
+    assert "li_adger/data/build_report.json" in hub.staged_files(out)
+    assert "space/results/ceiling.json" in hub.staged_files(out)
+
+
+def test_metric_name_of_a_shipped_package_is_refused(tmp_path, capsys):
+    assert metric_main(["push", "someone/metric_adc", "--dry-run", str(tmp_path / "m")]) != 0
+    assert "repository name 'metric_adc' is the name of one of the project's packages" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("requirement", [None, "li-adger-adc @ git+https://example.org/x.git@abc"])
+def test_metric_info_names_its_homepage_and_code(tmp_path, monkeypatch, requirement):
+    import evaluate
+
+    thesis_code = "https://github.com/hjvm/acceptability_delta_criterion"
+    info = metric_adc.load_metric().info  # the module as it is in the package
+    assert info.homepage == "https://dspace.mit.edu/handle/1721.1/139986"
+    assert info.codebase_urls == [thesis_code]
+    out = tmp_path / "adc"
+    extra = [] if requirement is None else ["--requirement", requirement]
+    assert metric_main(["push", "someone/adc", "--dry-run", str(out), *extra]) == 0
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    info = evaluate.load(str(out)).info
+    assert info.homepage == "https://huggingface.co/spaces/someone/adc"
+    shipped = "https://huggingface.co/spaces/someone/adc/tree/main/metric_adc"
+    if requirement is None:
+        assert info.codebase_urls == [shipped, thesis_code]
+        assert (out / "metric_adc" / "core.py").is_file()
+    else:
+        assert info.codebase_urls == [thesis_code] and not (out / "metric_adc").exists()
 
 
 def test_metric_folder_of_another_name_holds_the_module_under_both_names(tmp_path):
     out = tmp_path / "staged metric"
     assert metric_main(["push", "someone/adc", "--dry-run", str(out)]) == 0
-    assert hub.staged_files(out) == [
-        "README.md", "adc.py", "app.py", "requirements.txt", "staged metric.py"
-    ]  # fmt: skip
+    assert _tops(out) == sorted(
+        ["README.md", "adc.py", "app.py", "requirements.txt", "staged metric.py", WHEEL, *PROJECT]
+    )
     assert (out / "staged metric.py").read_bytes() == (out / "adc.py").read_bytes()
 
 
@@ -197,7 +245,10 @@ def test_metric_folder_name_evaluate_cannot_import_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("requirement", "hint"),
     [
-        (None, "pip install li-adger-adc'"),
+        (
+            None,
+            f'pip install "li-adger-adc @ https://huggingface.co/spaces/someone/adc/resolve/main/{WHEEL}"',
+        ),
         ("li-adger-adc @ git+https://example.org/x.git@abc", 'pip install "li-adger-adc @ git+'),
     ],
 )
@@ -233,21 +284,27 @@ def test_metric_push_uploads_a_space(fake_hub):
     assert metric_main(["push", "someone/adc"]) == 0
     (_, create), (_, upload) = fake_hub
     assert create["repo_type"] == "space" and create["space_sdk"] == "gradio"
-    assert upload["files"] == ["README.md", "adc.py", "app.py", "requirements.txt"]
+    files = upload["files"]
+    assert {"README.md", "adc.py", "app.py", "requirements.txt", WHEEL} <= set(files)
+    assert "metric_adc/core.py" in files and "li_adger/data/build_report.json" in files
 
 
 # ------------------------------------------------------------------------------ space
 def test_space_dry_run_layout_and_front_matter(tmp_path):
     out = tmp_path / "space"
     assert space_main(["push", "someone/adc-li-adger", "--dry-run", str(out)]) == 0
-    assert hub.staged_files(out) == ["README.md", "app.py", "requirements.txt", "space.png"]
+    assert _tops(out) == sorted(["README.md", "app.py", "requirements.txt", "space.png", *PROJECT])
     meta = _front_matter(out / "README.md")
     assert meta["sdk"] == "gradio" and (out / meta["app_file"]).is_file()
     assert meta["sdk_version"] == hub.SPACE_SDK_VERSION
+    assert meta["python_version"] == hub.SPACE_PYTHON_VERSION
+    assert "space/results/thesis/bnc-trigram-slor.csv" in hub.staged_files(out)
     readme = (out / "README.md").read_text()
     assert "](space.png)" in readme and "](../" not in readme
     reqs = [r for r in (out / "requirements.txt").read_text().splitlines() if r[:1] != "#"]
-    assert reqs == ["li-adger-adc[space]"]
+    assert f"gradio=={hub.SPACE_SDK_VERSION}" in reqs
+    assert all(re.fullmatch(r"[a-z0-9-]+==[0-9][^ ]*", r) for r in reqs)
+    assert not [r for r in reqs if r.startswith(("li-adger-adc", "torch", "./"))]
     tree = ast.parse((out / "app.py").read_text())
     imports = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert "space.__main__" in imports
@@ -264,7 +321,7 @@ def test_space_without_screenshot_drops_the_image(tmp_path):
     from space.publish import stage_space
 
     out = stage_space(tmp_path / "s", screenshot=tmp_path / "absent.png")
-    assert hub.staged_files(out) == ["README.md", "app.py", "requirements.txt"]
+    assert _tops(out) == sorted(["README.md", "app.py", "requirements.txt", *PROJECT])
     assert "![" not in (out / "README.md").read_text()
 
 
@@ -272,7 +329,8 @@ def test_space_push_uploads_a_gradio_space(fake_hub):
     assert space_main(["push", "someone/adc-li-adger"]) == 0
     (_, create), (_, upload) = fake_hub
     assert create["repo_type"] == "space" and create["space_sdk"] == "gradio"
-    assert upload["files"] == ["README.md", "app.py", "requirements.txt", "space.png"]
+    assert {"README.md", "app.py", "requirements.txt", "space.png"} <= set(upload["files"])
+    assert "space/__main__.py" in upload["files"]
 
 
 # ------------------------------------------------------------------ every staged tree, as served
@@ -323,7 +381,9 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 def test_every_staged_tree_loads_from_another_directory(tmp_path):
     dataset, metric, space = _stage_all(tmp_path / "staged")
-    assert hub.staged_files(space) == ["README.md", "app.py", "requirements.txt", "space.png"]
+    assert _tops(space) == sorted(
+        ["README.md", "app.py", "requirements.txt", "space.png", *PROJECT]
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = subprocess.run(

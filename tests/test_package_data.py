@@ -4,14 +4,14 @@ benchmarks' BibTeX, the app's shipped results, the metric's and the harness's fi
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import REPO
+
+from li_adger.hub.bundle import build_wheel
 
 PACKAGES = ("li_adger", "metric_adc", "baselines", "space")
 
@@ -27,18 +27,8 @@ def _checkout_files() -> list[str]:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
-    """A wheel built, without network, from a copy of the checkout."""
-    src, out = tmp_path_factory.mktemp("src"), tmp_path_factory.mktemp("wheel")
-    for rel in _checkout_files():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / rel, src / rel)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "--no-build-isolation",
-         "--no-index", "-q", "-w", str(out)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    (path,) = out.glob("*.whl")
-    return zipfile.ZipFile(path)
+    """The wheel the staged Spaces ship, built without network from a copy of the checkout."""
+    return zipfile.ZipFile(build_wheel(tmp_path_factory.mktemp("wheel"), REPO))
 
 
 def test_the_wheel_holds_every_file_of_the_packages(wheel):

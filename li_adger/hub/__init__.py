@@ -24,6 +24,7 @@ from li_adger.io.atomic import atomic_dir
 
 __all__ = [
     "REPO_TYPES",
+    "SPACE_PYTHON_VERSION",
     "SPACE_SDK_VERSION",
     "HubError",
     "PublishResult",
@@ -32,7 +33,6 @@ __all__ = [
     "publish_folder",
     "push_staged",
     "report_result",
-    "requirements_txt",
     "staged_files",
 ]
 
@@ -41,6 +41,9 @@ REPO_TYPES: tuple[str, ...] = ("dataset", "space", "model")
 
 SPACE_SDK_VERSION = "6.31.0"
 """The gradio version the Spaces (the app's and the metric's) declare as ``sdk_version``."""
+
+SPACE_PYTHON_VERSION = "3.11"
+"""The Python the Spaces declare as ``python_version`` (the project needs 3.11 or later)."""
 
 _NAME = re.compile(r"^(?!.*(--|\.\.))[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$")
 
@@ -237,50 +240,27 @@ def add_push_arguments(parser: argparse.ArgumentParser) -> None:
 def report_result(result: PublishResult) -> str:
     """One line saying what was published or staged (for the ``push`` commands).
 
+    A folder's files are counted rather than listed (``metric_adc/ (59 files)``).
+
     Examples
     --------
     >>> print(report_result(PublishResult("a/b", "dataset", ["README.md"], Path("out"), False)))
     staged 1 files for the dataset repo a/b in out (dry run, nothing uploaded): README.md
+    >>> print(report_result(PublishResult("a/b", "space", ["a.py", "p/x.py", "p/y/z.py"],
+    ...                                   Path("out"), True, "https://hf.co/spaces/a/b")))
+    uploaded 3 files to https://hf.co/spaces/a/b: a.py, p/ (2 files)
     """
+    tops: dict[str, int] = {}
+    for name in result.files:
+        top = name.split("/", 1)[0] + ("/" if "/" in name else "")
+        tops[top] = tops.get(top, 0) + 1
+    listed = ", ".join(f"{t} ({n} files)" if t.endswith("/") else t for t, n in tops.items())
     if not result.uploaded:
         return (
             f"staged {len(result.files)} files for the {result.repo_type} repo {result.repo_id} "
-            f"in {result.folder} (dry run, nothing uploaded): {', '.join(result.files)}"
+            f"in {result.folder} (dry run, nothing uploaded): {listed}"
         )
-    return f"uploaded {len(result.files)} files to {result.url}: {', '.join(result.files)}"
-
-
-def requirements_txt(template: str | Path, *, default: str, requirement: str) -> str:
-    """The text of a staged ``requirements.txt``: ``template`` with its line ``default``
-    replaced by ``requirement`` (the line that installs the project on a Space).
-
-    Raises
-    ------
-    ValueError
-        ``requirement`` is empty or spans several lines, or ``template`` has no line
-        ``default``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> template = Path(tempfile.mkdtemp()) / "requirements.txt"
-    >>> _ = template.write_text("# the project\\nli-adger-adc\\nnumpy\\n")
-    >>> print(requirements_txt(template, default="li-adger-adc",
-    ...                        requirement="li-adger-adc @ git+https://example.org/x.git"), end="")
-    # the project
-    li-adger-adc @ git+https://example.org/x.git
-    numpy
-    >>> requirements_txt(template, default="li-adger-adc", requirement="a\\nb")
-    Traceback (most recent call last):
-    ValueError: --requirement must be one requirement line (got 'a\\nb')
-    """
-    if not requirement.strip() or "\n" in requirement:
-        raise ValueError(f"--requirement must be one requirement line (got {requirement!r})")
-    lines = Path(template).read_text(encoding="utf-8").splitlines()
-    if default not in (line.strip() for line in lines):
-        raise ValueError(f"{template}: expected a line {default!r} to replace")
-    out = [requirement.strip() if line.strip() == default else line for line in lines]
-    return "\n".join(out) + "\n"
+    return f"uploaded {len(result.files)} files to {result.url}: {listed}"
 
 
 def push_staged(

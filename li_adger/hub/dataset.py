@@ -20,7 +20,7 @@ from pathlib import Path
 
 from li_adger.io.atomic import atomic_write_text
 
-__all__ = ["CARD_REPO_PLACEHOLDER", "DATASET_FILES", "stage_dataset"]
+__all__ = ["CARD_OWNER_PLACEHOLDER", "CARD_REPO_PLACEHOLDER", "DATASET_FILES", "stage_dataset"]
 
 DATASET_FILES: tuple[str, ...] = (
     "README.md",
@@ -34,13 +34,18 @@ DATASET_FILES: tuple[str, ...] = (
 CARD_REPO_PLACEHOLDER = "<owner>/li-adger"
 """How the card writes the Hub repository's id; staging puts the real id in its place."""
 
+CARD_OWNER_PLACEHOLDER = "<owner>/"
+"""How the card writes the owner of the other repositories (the metric's Space ``<owner>/adc``,
+which ships the code); staging puts the repository's owner in its place."""
+
 
 def stage_dataset(
     dest: str | Path, *, repo_id: str | None = None, data_dir: str | Path | None = None
 ) -> Path:
     """Write the dataset's Hub folder into ``dest`` (created if need be) and return it.
 
-    ``repo_id`` replaces :data:`CARD_REPO_PLACEHOLDER` in the card (kept when ``None``).
+    ``repo_id`` replaces :data:`CARD_REPO_PLACEHOLDER` in the card, and its owner
+    :data:`CARD_OWNER_PLACEHOLDER` (both kept when ``None``).
     ``data_dir`` is a build of :func:`li_adger.build` (default :data:`li_adger.DATA_DIR`);
     it is checked first, and rebuilt when it is missing or damaged (see :func:`li_adger.load`).
 
@@ -64,6 +69,7 @@ def stage_dataset(
     card = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     if repo_id is not None:
         card = card.replace(CARD_REPO_PLACEHOLDER, repo_id)
+        card = card.replace(CARD_OWNER_PLACEHOLDER, repo_id.split("/")[0] + "/")
     atomic_write_text(dest / "README.md", card)
     for name, path in data_files(data_dir).items():
         shutil.copyfile(path, dest / "data" / f"{name}.parquet")

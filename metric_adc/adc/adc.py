@@ -3,7 +3,8 @@
 This module only adapts inputs: per-pair lists become a :class:`metric_adc.pairs.PairTable`
 and scores by sentence id, and the result is the row of :func:`metric_adc.rows.model_row`
 (the math is :mod:`metric_adc.core`) without its name and caption (install the
-``li-adger-adc`` distribution, or run from its repository root).
+``li-adger-adc`` distribution: the card's "How to Use" says how, or run from the root of a
+clone).
 """
 
 import functools
@@ -68,6 +69,12 @@ Examples:
     (0.6666666666666666, 0.6666666666666666, 0)
 """
 
+
+_HOMEPAGE = "https://dspace.mit.edu/handle/1721.1/139986"
+"""The thesis that defines the criterion (a staged module names its Space instead)."""
+
+_CODEBASE_URLS = ["https://github.com/hjvm/acceptability_delta_criterion"]
+"""The thesis's code (a staged module names the code its Space ships first)."""
 
 _INPUTS = ("predictions_good", "predictions_bad", "references_good", "references_bad")
 
@@ -208,6 +215,8 @@ class Adc(evaluate.Metric):
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
             features=datasets.Features({n: datasets.Value("float64") for n in names}),
+            homepage=_HOMEPAGE,
+            codebase_urls=list(_CODEBASE_URLS),
             reference_urls=["https://dspace.mit.edu/handle/1721.1/139986"],
         )
 

@@ -12,13 +12,13 @@ __all__ = ["add_harness_path_parser", "add_push_parser", "run_harness_path", "ru
 def add_push_parser(sub) -> argparse.ArgumentParser:
     """Register ``push`` on the subparsers ``sub``."""
     from li_adger.hub import add_push_arguments
-    from metric_adc.publish import DEFAULT_REQUIREMENT
 
     p = sub.add_parser("push", help="publish the evaluate module as a Hub Space")
     add_push_arguments(p)
-    p.add_argument("--requirement", default=DEFAULT_REQUIREMENT,
-                   help="the requirements.txt line that installs metric_adc on the Hub (default "
-                   f"{DEFAULT_REQUIREMENT!r}; e.g. 'li-adger-adc @ git+https://...')")  # fmt: skip
+    p.add_argument("--requirement", default=None, metavar="LINE",
+                   help="install the project by this requirements.txt line (e.g. 'li-adger-adc "
+                   "@ git+https://...@<commit>') instead of shipping its wheel and packages, "
+                   "built from this checkout, in the Space (the default)")  # fmt: skip
     p.set_defaults(func=run_push)
     return p
 
