@@ -17,7 +17,8 @@ Usage::
 and each benchmark goes to ``<out>/<benchmark>.jsonl`` (a benchmark whose units the model
 cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Scores
 are cached as they go; rerunning the same command after an interruption resumes (``--fresh``
-starts over). ``models`` lists the built-in offline models.
+starts over). ``models`` lists the built-in offline models, each with its local file or
+folder (e.g. for lm-evaluation-harness's ``--model_args pretrained=FOLDER``).
 
 Examples
 --------
@@ -166,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="CPU threads for torch (default: torch's choice); 1 is faster on a busy CPU",
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
-    commands.add_parser("models", help="list the built-in offline models")
+    commands.add_parser(
+        "models", help="list the built-in offline models and their local files or folders"
+    )
     return parser
 
 
@@ -288,10 +291,14 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _models() -> int:
+    from baselines.models.folders import local_path
     from baselines.registry import BUILTIN_MODELS
 
     for model in BUILTIN_MODELS.values():
         print(f"{model.name:<12} {model.kind:<7} {model.description}")
+        path, ready = local_path(model.name)
+        made = "" if ready else f"  (made by the first `score --model {model.name}`)"
+        print(f"{'':<12} {'':<7} {path}{made}")
     return 0
 
 
