@@ -269,7 +269,8 @@ def test_the_wheel_ships_the_task_folder(tmp_path):
     )  # fmt: skip
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("li_adger_adc.yaml", "utils.py", "task.py", "README.md", "__init__.py"):
+    for name in ("li_adger_adc.yaml", "li_adger_adc_blimp.yaml", "utils.py", "task.py",
+                 "README.md", "__init__.py"):  # fmt: skip
         assert f"metric_adc/harness/{name}" in names
 
 
@@ -283,3 +284,65 @@ def test_the_documented_command_prints_the_task_folder():
         cwd=REPO, capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert (Path(done.stdout.strip()) / "li_adger_adc.yaml").is_file()
+
+
+def _harness_run(root: Path, pretrained: str, n: int = 3) -> Path:
+    """A run folder as ``lm_eval --output_path root --log_samples`` leaves it."""
+    folder = root / pretrained.strip("/").replace("/", "__")
+    folder.mkdir(parents=True)
+    stamp = "2026-01-01T00-00-00.000001"
+    docs = utils.sentences()["test"].select(range(n))
+    lines = [
+        {"doc_id": k, "doc": d, "filtered_resps": [[repr(-2.0 * (k + 1)), "False"]]}
+        for k, d in enumerate(docs)
+    ]
+    path = folder / f"samples_li_adger_adc_{stamp}.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    results = {
+        "results": {},
+        "config": {"model": "hf", "model_args": f"pretrained={pretrained}"},
+        "model_name": pretrained,
+        "model_name_sanitized": folder.name,
+    }
+    (folder / f"results_{stamp}.json").write_text(json.dumps(results), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("pretrained", "label"),
+    [("/root/.cache/li_adger/models/smollm2", "smollm2"), ("org/model", "org/model")],
+)
+def test_from_harness_names_the_model_from_the_run(tmp_path, capsys, pretrained, label):
+    from metric_adc.__main__ import main
+    from metric_adc.scores.file import read_scores
+
+    path = _harness_run(tmp_path / "out", pretrained)
+    for run in (tmp_path / "out", path.parent, path):  # --output_path, model folder, file
+        out = tmp_path / "s.jsonl"
+        assert main(["from-harness", str(run), "--out", str(out)]) == 0
+        sf = read_scores(out)
+        assert sf.model == label
+        assert sf.scores.tolist() == [-2.0, -4.0, -6.0]
+        assert sf.metadata["convention"] == "lm-eval-harness"
+    assert main(["from-harness", str(path), "--out", str(out), "--model", "mine"]) == 0
+    assert read_scores(out).model == "mine"
+    assert f"wrote 3 scores of mine to {out}" in capsys.readouterr().out
+
+
+def test_from_harness_errors_name_the_input(tmp_path, capsys):
+    from metric_adc.__main__ import main
+
+    out = tmp_path / "s.jsonl"
+    assert main(["from-harness", str(tmp_path / "nope"), "--out", str(out)]) == 2
+    assert "nope: no such file or folder" in capsys.readouterr().err
+    _harness_run(tmp_path / "out", "a/b")
+    _harness_run(tmp_path / "out", "c/d")
+    assert main(["from-harness", str(tmp_path / "out"), "--out", str(out)]) == 2
+    assert "holds 2 samples_li_adger_adc_<date>.jsonl files" in capsys.readouterr().err
+    bad = tmp_path / "out" / "a__b"
+    (sample,) = bad.glob("samples_*.jsonl")
+    sample.write_text(sample.read_text().replace('"-2.0"', "true"), encoding="utf-8")
+    assert main(["from-harness", str(sample), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{sample} line 1" in err and "filtered_resps[0][0]" in err and str(out) not in err
+    assert not out.exists()
