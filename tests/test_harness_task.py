@@ -346,3 +346,15 @@ def test_from_harness_errors_name_the_input(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{sample} line 1" in err and "filtered_resps[0][0]" in err and str(out) not in err
     assert not out.exists()
+
+
+def test_the_task_readme_starts_with_installing_the_project():
+    """Without the project in the harness's environment the task cannot import its functions."""
+    text = (harness.task_dir() / "README.md").read_text(encoding="utf-8")
+    first = text.split("\n\n")[1]
+    assert first.startswith("**First, install the project into the harness's environment.**")
+    assert "ModuleNotFoundError: No module named 'metric_adc'" in first
+    for name in (harness.TAG, harness.GROUP):
+        assert f"`{name}`" in text
+    group = (harness.task_dir() / f"{harness.GROUP}.yaml").read_text(encoding="utf-8")
+    assert f"group: {harness.GROUP}\n" in group and f"  - {harness.TASK}\n" in group
