@@ -6,6 +6,7 @@ Usage::
                               [--dataset li_adger|blimp|npi|diagnostics|cola|all|FILE]
                               --out FILE_OR_FOLDER [--convention default|harness]
                               [--device auto|cpu|cuda] [--batch-size N] [--limit N]
+                              [--subset NAME[,NAME...]]
                               [--variant V] [--unigram wordfreq|trigram]
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
                               [--revision REV] [--runtime torch|onnx] [--threads N]
@@ -17,7 +18,8 @@ Usage::
 and each benchmark goes to ``<out>/<benchmark>.jsonl`` (a benchmark whose units the model
 cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Scores
 are cached as they go; rerunning the same command after an interruption resumes (``--fresh``
-starts over). ``models`` lists the built-in offline models.
+starts over). ``models`` lists the built-in offline models, each with its local file or
+folder (e.g. for lm-evaluation-harness's ``--model_args pretrained=FOLDER``).
 
 Examples
 --------
@@ -105,7 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
         "fits, found once (baselines/batch_size.py)",
     )
     score.add_argument(
-        "--limit", type=_positive_int, help="score only the first N units of each dataset"
+        "--limit",
+        type=_positive_int,
+        help="score only the first N units of each dataset (a smoke test: report needs whole "
+        "groups, see --subset)",
+    )
+    score.add_argument(
+        "--subset",
+        metavar="NAME[,NAME...]",
+        help="blimp, npi, diagnostics: score only these whole groups (BLiMP paradigms, e.g. "
+        "adjunct_island; NPI environments, e.g. only; diagnostic sets, e.g. ROLE-88); report "
+        "reports them",
     )
     score.add_argument(
         "--variant",
@@ -166,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="CPU threads for torch (default: torch's choice); 1 is faster on a busy CPU",
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
-    commands.add_parser("models", help="list the built-in offline models")
+    commands.add_parser(
+        "models", help="list the built-in offline models and their local files or folders"
+    )
     return parser
 
 
@@ -198,6 +212,11 @@ def precision_of(precision: str | None, dtype: str | None) -> str | None:
     return DTYPES[dtype]
 
 
+def _subset_text(text: str) -> str:
+    """``--subset`` as the scores file records it: the names, comma-separated, no spaces."""
+    return ",".join(t.strip() for t in text.split(",") if t.strip())
+
+
 def _score(args: argparse.Namespace) -> int:
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.registry import build_scorer, default_batch_size
@@ -217,11 +236,14 @@ def _score(args: argparse.Namespace) -> int:
 
         torch.set_num_threads(args.threads)
     every = args.dataset == "all"
+    if every and args.subset is not None:
+        raise ValueError("--subset names groups of one benchmark; give --dataset blimp, npi or "
+                         "diagnostics")  # fmt: skip
     if every and Path(args.out).is_file():
         raise ValueError(f"with --dataset all, --out must be a folder (got the file {args.out})")
     start = time.perf_counter()
     # one named dataset is read before the model is loaded: a bad name fails at once
-    first = None if every else load_units(args.dataset)
+    first = None if every else load_units(args.dataset, subset=args.subset)
     data_seconds = time.perf_counter() - start
     start = time.perf_counter()
     scorer = build_scorer(
@@ -274,6 +296,7 @@ def _score(args: argparse.Namespace) -> int:
             extra_metadata={
                 **dataset_metadata(dataset),
                 **({"limit": args.limit} if args.limit is not None else {}),
+                **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
                 **({"batch_size": batch_size} if args.batch_size is not None else {}),
             },
         )
@@ -288,10 +311,14 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _models() -> int:
+    from baselines.models.folders import local_path
     from baselines.registry import BUILTIN_MODELS
 
     for model in BUILTIN_MODELS.values():
         print(f"{model.name:<12} {model.kind:<7} {model.description}")
+        path, ready = local_path(model.name)
+        made = "" if ready else f"  (made by the first `score --model {model.name}`)"
+        print(f"{'':<12} {'':<7} {path}{made}")
     return 0
 
 

@@ -62,12 +62,16 @@ class Units:
         return Units(self.dataset, self.form, self.ids[:n], self.texts[:n])
 
 
-def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Units:
+def load_units(
+    dataset: str, *, source: str | os.PathLike | None = None, subset: str | None = None
+) -> Units:
     """The units of a benchmark in :data:`DATASETS` or the sentences of a table file.
 
     A benchmark's units are :func:`li_adger.benchmarks.load_items`'s (one per unique text,
     except LI-Adger's 4,178 sentences), read from the verified files (``source``: a folder
-    with the layout of ``shared/data``, see :mod:`li_adger.sources`).
+    with the layout of ``shared/data``, see :mod:`li_adger.sources`). ``subset`` names whole
+    groups, comma-separated (BLiMP's paradigms, NPI's environments, the diagnostic sets:
+    :mod:`li_adger.benchmarks.subsets`): only the units they need, in the benchmark's order.
 
     Examples
     --------
@@ -79,6 +83,12 @@ def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Unit
     >>> units = load_units("diagnostics")
     >>> units.form, len(units.ids), units.texts[0].completion
     ('cloze', 395, 'chess')
+    >>> len(load_units("npi", subset="only,adverbs").ids) < len(load_units("npi").ids)
+    True
+    >>> load_units("cola", subset="in_domain")
+    Traceback (most recent call last):
+    ...
+    ValueError: cola has no subsets: --subset applies to blimp, npi, diagnostics (their paradigms, environments, diagnostic sets)
     >>> load_units("glue")
     Traceback (most recent call last):
     ...
@@ -86,8 +96,13 @@ def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Unit
     """
     if dataset in DATASETS:
         from li_adger.benchmarks import load_items
+        from li_adger.benchmarks.subsets import parse_subset, select_groups, subset_column
 
+        if subset is not None:
+            subset_column(dataset)  # a benchmark without subsets is refused before it is read
         items = load_items(dataset, source=source)
+        if subset is not None:
+            items = select_groups(items, parse_subset(items, subset))
         units = items.units
         ids = [str(i) for i in units["id"]]
         if items.form == "cloze":
@@ -99,6 +114,8 @@ def load_units(dataset: str, *, source: str | os.PathLike | None = None) -> Unit
             texts = [str(s) for s in units["sentence"]]
         return Units(dataset, items.form, ids, texts)
     if dataset.endswith(TABLE_SUFFIXES) and Path(dataset).exists():
+        if subset is not None:
+            raise ValueError(f"--subset applies to a benchmark, not to the file {dataset}")
         table = read_sentence_table(dataset)
         return Units(dataset, None, table.ids, table.sentences)
     choices = ", ".join(repr(d) for d in DATASETS)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,push,harness-path} ...``.
+"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,push,harness-path,from-harness} ...``.
 
 - ``report SCORES`` — evaluate a scores file on its benchmark (the metadata's ``dataset``;
   LI-Adger without one): on LI-Adger the ADC row, the analyses (δ sweep, breakdowns,
@@ -13,7 +13,8 @@
   expert labels and against the thesis's own label column.
 - ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.cli.ceiling`).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space; ``harness-path`` — the
-  lm-evaluation-harness task folder (:mod:`metric_adc.cli.integrations`).
+  lm-evaluation-harness task folder; ``from-harness RUN --out FILE`` — a harness run's
+  ``li_adger_adc`` samples as a scores file (:mod:`metric_adc.cli.integrations`).
 
 ``report`` and ``reproduce`` add the human split-half row (LI pairs only) unless
 ``--ceiling-splits 0``; ``--markdown`` prints their rows as a GitHub-markdown table.
@@ -33,7 +34,11 @@ import warnings
 from collections.abc import Sequence
 
 from metric_adc.cli.ceiling import add_ceiling_parser
-from metric_adc.cli.integrations import add_harness_path_parser, add_push_parser
+from metric_adc.cli.integrations import (
+    add_from_harness_parser,
+    add_harness_path_parser,
+    add_push_parser,
+)
 from metric_adc.cli.report import add_report_parser, add_reproduce_parser
 from metric_adc.cli.summary import add_summary_parser, add_table_2_2_parser
 from metric_adc.scores.checks import UnscoredSentencesWarning
@@ -48,6 +53,7 @@ SUBCOMMANDS = {
     "ceiling": add_ceiling_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
+    "from-harness": add_from_harness_parser,
 }
 """Subcommand → the function that registers its parser (and its run)."""
 

@@ -186,10 +186,17 @@ def test_module_entry_point_lists_the_builtin_models():
         text=True,
         check=True,
     )
-    assert [line.split()[0] for line in done.stdout.splitlines()] == [
-        "trigram",
-        "smollm2",
-        "minilm-cola",
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[::2]] == ["trigram", "smollm2", "minilm-cola"]
+    # each model's local file or folder, for other tools (lm-eval's pretrained=FOLDER)
+    from baselines.models.cache import models_dir
+    from baselines.models.ngram_file import default_lm_path
+
+    paths = [line.split()[0] for line in lines[1::2]]
+    assert paths == [
+        str(default_lm_path()),
+        str(models_dir() / "smollm2"),
+        str(models_dir() / "minilm-cola" / "best"),
     ]
 
 

@@ -1,7 +1,8 @@
 """The ADC inside lm-evaluation-harness: the ``li_adger_adc`` task folder, shipped with the package.
 
-This folder is an lm-evaluation-harness task folder (``li_adger_adc.yaml``, ``utils.py`` and
-its ``README.md``). Give it to the harness with ``--include_path``::
+This folder is an lm-evaluation-harness task folder (``li_adger_adc.yaml``, tagged
+``acceptability``; the group ``li_adger_adc_blimp.yaml``, the task beside the harness's own
+BLiMP; ``utils.py`` and its ``README.md``). Give it to the harness with ``--include_path``::
 
     lm_eval --model hf --model_args pretrained=NAME \\
         --include_path "$(python -c 'import metric_adc.harness as h; print(h.task_dir())')" \\
@@ -23,10 +24,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["TASK", "task_dir"]
+__all__ = ["GROUP", "TAG", "TASK", "task_dir"]
 
 TASK = "li_adger_adc"
 """The task's name, for ``--tasks``."""
+
+TAG = "acceptability"
+"""The task's tag: ``--tasks acceptability`` runs every task so tagged."""
+
+GROUP = "li_adger_adc_blimp"
+"""The group that runs the task beside the harness's BLiMP tasks (its group ``blimp``)."""
 
 
 def task_dir() -> Path:
@@ -37,6 +44,6 @@ def task_dir() -> Path:
     Examples
     --------
     >>> sorted(p.name for p in task_dir().glob("*.yaml"))
-    ['li_adger_adc.yaml']
+    ['li_adger_adc.yaml', 'li_adger_adc_blimp.yaml']
     """
     return Path(__file__).resolve().parent

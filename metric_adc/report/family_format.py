@@ -75,6 +75,24 @@ def format_notes(rows: Sequence[Mapping]) -> str | None:
 
 
 # ----------------------------------------------------------------------------- report
+def _subset_lines(subset: Mapping | None) -> list[str]:
+    """The header's line for a report on some groups only (none for the whole benchmark).
+
+    Examples
+    --------
+    >>> print(*_subset_lines({"column": "UID", "word": "paradigm", "groups": ["a", "b"], "of": 67}))
+    Subset: 2 of the 67 paradigms (UID): a, b. Every number below is over these paradigms only (the reference rows too).
+    """
+    if not subset:
+        return []
+    word, groups = subset["word"], subset["groups"]
+    return [
+        f"Subset: {len(groups)} of the {subset['of']} {word}s ({subset['column']}): "
+        f"{', '.join(groups)}. Every number below is over these {word}s only (the reference "
+        "rows too)."
+    ]
+
+
 def _head(report: Mapping, *, seed: int) -> list[Block]:
     spec = benchmark(report["benchmark"])
     model, refs = report["rows"][0], report["rows"][1:]
@@ -82,6 +100,7 @@ def _head(report: Mapping, *, seed: int) -> list[Block]:
     units = "—" if model["n_units"] is None else f"{model['n_units']:,}"
     lines = [
         f"{_display(spec.name)} ({spec.name}): {spec.title}; {spec.citation.short}.",
+        *_subset_lines(report.get("subset")),
         f"{model['model']}: {units} units scored, convention {model['convention'] or '—'}.",
         f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a['n_resamples']} "
         f"resamples of {a['resampled']}, seed {seed}.",

@@ -10,12 +10,13 @@ from its per-sentence outputs. :func:`reference_rows` makes them benchmark rows
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import pandas as pd
 
 from li_adger.benchmarks import Benchmark, load_items, load_references
+from li_adger.benchmarks.subsets import SUBSET_COLUMNS
 from metric_adc.family.outcomes import spec_of
 from metric_adc.family.statistics import evaluate_items, result_from_shares
 from metric_adc.rows import benchmark_row
@@ -27,13 +28,22 @@ __all__ = ["reference_results", "reference_rows"]
 def _blimp_result(spec: Benchmark, frame: pd.DataFrame, share: str, n: float, note: str) -> dict:
     """A BLiMP reference row from per-paradigm shares (``n`` pairs a paradigm)."""
     shares = frame[list(spec.groups)].copy()
+    shares = shares.reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
     shares["n"] = n
     shares["share"] = frame[share].to_numpy(float)
     return result_from_shares(spec, shares, note=note)
 
 
-def _blimp_human(spec: Benchmark, source) -> dict[str, dict]:
-    human = load_references(spec.name, source=source)["blimp-human"]
+def _of_groups(frame: pd.DataFrame, bench: str, groups: Collection[str] | None) -> pd.DataFrame:
+    """The rows of ``frame`` in the subset ``groups`` (all rows for ``None``)."""
+    if groups is None:
+        return frame
+    return frame[frame[SUBSET_COLUMNS[bench]].isin(set(groups))]
+
+
+def _blimp_human(spec: Benchmark, source, groups) -> dict[str, dict]:
+    human = _of_groups(load_references(spec.name, source=source)["blimp-human"], spec.name, groups)
     note = (
         "Warstadt et al. (2020), §3.4: per paradigm, the share of about 100 individual "
         "forced-choice judgements (20 validators × 5 pairs) that chose the acceptable "
@@ -42,8 +52,10 @@ def _blimp_human(spec: Benchmark, source) -> dict[str, dict]:
     return {"human": _blimp_result(spec, human, "agreement", 5.0, note)}
 
 
-def _blimp_models(spec: Benchmark, source) -> dict[str, dict]:
-    models = load_references(spec.name, source=source)["blimp-models"]
+def _blimp_models(spec: Benchmark, source, groups) -> dict[str, dict]:
+    models = _of_groups(
+        load_references(spec.name, source=source)["blimp-models"], spec.name, groups
+    )
     out = {}
     for model, frame in models.groupby("model", sort=False):
         note = f"Warstadt et al. (2020): {model}, per-paradigm accuracy (models_summary.jsonl)"
@@ -51,7 +63,7 @@ def _blimp_models(spec: Benchmark, source) -> dict[str, dict]:
     return out
 
 
-def _thesis(spec: Benchmark, source) -> dict[str, dict]:
+def _thesis(spec: Benchmark, source, groups) -> dict[str, dict]:
     items = load_items(spec.name, source=source)
     units = set(items.units["id"])
     out = {}
@@ -67,17 +79,20 @@ def _thesis(spec: Benchmark, source) -> dict[str, dict]:
     return out
 
 
-_REFERENCE_SOURCES: dict[str, Callable[[Benchmark, object], dict[str, dict]]] = {
+_REFERENCE_SOURCES: dict[str, Callable[[Benchmark, object, object], dict[str, dict]]] = {
     "blimp-human": _blimp_human,
     "blimp-models": _blimp_models,
     "thesis": _thesis,
 }
 """Reference-source name (``Benchmark.references``) → its rows, in the shape of
-:func:`evaluate_items`."""
+:func:`evaluate_items` (arguments: the benchmark, the source folder, the subset's groups)."""
 
 
 def reference_results(
-    bench: Benchmark | str, *, source: str | os.PathLike | None = None
+    bench: Benchmark | str,
+    *,
+    source: str | os.PathLike | None = None,
+    groups: Collection[str] | None = None,
 ) -> dict[str, dict]:
     """The benchmark's reference rows, row name → result in the shape of :func:`~metric_adc.family.statistics.evaluate_items`.
 
@@ -87,6 +102,8 @@ def reference_results(
     LI-Adger: the thesis's six BERT models that scored every sentence (masked LMs, and CoLA
     classifiers at threshold 0 for the MCC against the expert labels); the thesis's trigram
     rows hold z-scores of part of the sentences and are left to the ADC report. Others: none.
+    ``groups`` (a subset's whole groups, :mod:`li_adger.benchmarks.subsets`) keeps BLiMP's
+    per-paradigm references to those paradigms.
 
     Examples
     --------
@@ -108,11 +125,16 @@ def reference_results(
                 f"{spec.name}: unknown reference source {name!r}; expected one of "
                 f"{list(_REFERENCE_SOURCES)}"
             ) from None
-        out.update(resolve(spec, source))
+        out.update(resolve(spec, source, groups))
     return out
 
 
-def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> list[dict]:
+def reference_rows(
+    bench: str,
+    *,
+    source: str | os.PathLike | None = None,
+    groups: Collection[str] | None = None,
+) -> list[dict]:
     """The benchmark's reference rows (:func:`reference_results`) as
     benchmark rows, named as the references are.
 
@@ -121,7 +143,8 @@ def reference_rows(bench: str, *, source: str | os.PathLike | None = None) -> li
     >>> rows = reference_rows("blimp")
     >>> [(r["model"], round(r["headline"], 3), r["convention"]) for r in rows][::4]
     [('human', 0.886, None), ('GPT-2', 0.83, None)]
+    >>> [r["n_items"] for r in reference_rows("blimp", groups=["causative", "wh_island"])][-1]
+    2000
     """
-    return [
-        benchmark_row(r, model=name) for name, r in reference_results(bench, source=source).items()
-    ]
+    results = reference_results(bench, source=source, groups=groups)
+    return [benchmark_row(r, model=name) for name, r in results.items()]

@@ -20,11 +20,12 @@ from pathlib import Path
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.family import statistics as family
-from metric_adc.family.items import items_of
+from metric_adc.report.benchmark import scored_items
 from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
 from metric_adc.report.references import reference_rows
 from metric_adc.rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
+from metric_adc.scores.file import ScoresFileError
 from metric_adc.thesis.models import reproduce_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
 
@@ -144,6 +145,7 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     --------
     >>> import tempfile, pathlib
     >>> from metric_adc.scores.file import write_scores
+    >>> from metric_adc.family.items import items_of
     >>> units = items_of("npi").units
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "n.jsonl",
     ...     [{"id": i, "score": -float(len(s))} for i, s in zip(units["id"], units["sentence"])],
@@ -155,8 +157,15 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
         mcc = mcc_row(bs)
         adc = evaluate_li_adger(bs.scores, model=bs.model, convention=bs.convention)
         return [adc, *([] if mcc is None else [mcc])]
+    items, subset = scored_items(bs)
+    if subset is not None:
+        raise ScoresFileError(
+            f"{bs.path}: scores {len(subset['groups'])} of the {subset['of']} {subset['word']}s "
+            f"of {bs.benchmark} (a subset), and a summary row is over the whole benchmark; "
+            f"report the subset with `python -m metric_adc report {bs.path}`"
+        )
     result = family.evaluate_items(
-        bs.benchmark, items_of(bs.benchmark), bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed
+        bs.benchmark, items, bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed
     )
     return [benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))]
 
