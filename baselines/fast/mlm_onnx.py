@@ -11,7 +11,9 @@ The first use of a model exports it with ``torch.onnx.export`` into the models c
 (:func:`baselines.models.cache.models_dir` ``/onnx/<fingerprint>``), keyed by the model's weights and
 config, the library versions and this module's source; later uses load the cached file. The
 export is written to a temporary folder and renamed into place, so an interrupted export
-leaves nothing half-written. Needs the ``onnx`` extra (``pip install 'li-adger-adc[onnx]'``).
+leaves nothing half-written, and gets a manifest (:mod:`baselines.models.manifest`): a cached
+export whose files (the graph and its external weights) differ from it in size, or in SHA-256
+once touched, is removed and exported again, with a line saying so. Needs the ``onnx`` extra (``pip install 'li-adger-adc[onnx]'``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import torch
 from baselines.fast.mlm_last_layer import encoder_layers, supports_scored_positions
 from baselines.interface import RUNTIMES
 from baselines.models.cache import models_dir
+from baselines.models.manifest import trusted_folder, write_manifest
 
 __all__ = ["OnnxFirstLayers", "check_runtime", "model_fingerprint"]
 
@@ -142,6 +145,7 @@ def _export(model: Any, target: Path) -> None:
                 dynamo=True,
                 verbose=False,
             )
+        write_manifest(staging)  # last: the export is complete
         try:
             os.replace(staging, target)
         except OSError:  # another process exported it first
@@ -163,8 +167,7 @@ class OnnxFirstLayers:
         import onnxruntime
 
         folder = (cache or models_dir() / "onnx") / model_fingerprint(model)
-        if not (folder / _FILE).exists():
-            _export(model, folder)
+        trusted_folder(folder, lambda: _export(model, folder), what="the ONNX export", hashes=True)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = torch.get_num_threads()
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
