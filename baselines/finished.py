@@ -67,8 +67,9 @@ def load_all(datasets: Sequence[str]) -> dict[str, Units]:
             ) from err
         except ChecksumError as err:
             raise ChecksumError(
-                f"benchmark {dataset!r} cannot be read, so nothing was scored: {err}; delete "
-                "the damaged file, or restore the pinned one"
+                f"benchmark {dataset!r} cannot be read, so nothing was scored: {err}; replace "
+                "the file with the pinned one, or set LI_ADGER_SOURCE to a folder holding the "
+                "pinned files"
             ) from err
     return out
 

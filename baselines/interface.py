@@ -216,7 +216,7 @@ def text_problem(text: str) -> str | None:
     --------
     >>> text_problem("Go."), text_problem(" ")
     (None, 'is empty')
-    >>> text_problem("Go\ud800.")
+    >>> text_problem("Go\\ud800.")
     'holds a lone surrogate (U+D800 at character 2), which is not text; fix its encoding'
     """
     if not text.strip():
@@ -246,7 +246,7 @@ def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> li
     Traceback (most recent call last):
     ...
     ValueError: sentences[1] is empty (got '  '); every sentence needs at least one word
-    >>> check_sentences(["Go\udc80."])
+    >>> check_sentences(["Go\\udc80."])
     Traceback (most recent call last):
     ...
     ValueError: sentences[0] holds a lone surrogate (U+DC80 at character 2), which is not text; fix its encoding
