@@ -249,6 +249,11 @@ def _score(args: argparse.Namespace) -> int:
         engine_args=engine_args,
         progress=False,
     )
+    if args.threads is not None and scorer.kind == "ngram":
+        raise ValueError(
+            f"--threads applies to neural models, which torch runs; the n-gram scorer "
+            f"{scorer.name} does not use torch (got --threads {args.threads})"
+        )
     default = default_batch_size(args.model, scorer.kind)
     batch_size = default if args.batch_size in (None, "auto") else args.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
