@@ -207,6 +207,7 @@ def _score(args: argparse.Namespace) -> int:
     from baselines.registry import build_scorer, default_batch_size
     from baselines.run import run_metadata, score_to_file
     from baselines.units import DATASETS, can_score, dataset_metadata
+    from li_adger.io.atomic import remove_temporaries
 
     engine_args = parse_engine_args(args.engine_arg)
     if args.engine != "vllm" and engine_args:
@@ -281,6 +282,7 @@ def _score(args: argparse.Namespace) -> int:
             )
             problem = finished_problem(out, metadata, units.ids, units.texts)
             if problem is None:
+                remove_temporaries(out.parent, targets=[out.name])  # of a killed rewrite
                 print(
                     f"kept {out}: {dataset} was scored by an earlier run with the same model, "
                     "settings and data (--fresh scores it again)",

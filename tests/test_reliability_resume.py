@@ -115,8 +115,11 @@ def test_a_finished_file_is_kept_and_one_of_other_settings_rescored(tmp_path, ca
     assert main([*argv, "--quiet"]) == 0
     written = out.stat().st_mtime_ns
     capsys.readouterr()
+    stale = tmp_path / ".npi.jsonl.ab12cd34.tmp.jsonl"  # a rewrite killed before its rename
+    stale.write_bytes(b"")
     assert main([*argv, "--quiet"]) == 0
     assert f"kept {out}" in capsys.readouterr().err and out.stat().st_mtime_ns == written
+    assert not stale.exists()
     assert main([*argv, "--quiet", "--variant", "logprob"]) == 0
     err = capsys.readouterr().err
     assert "scoring npi again" in err and "variant: 'slor' there, 'logprob' here" in err
