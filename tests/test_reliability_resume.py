@@ -163,6 +163,7 @@ def test_readers_of_a_results_folder_skip_temporary_files(tmp_path):
     from metric_adc.__main__ import main as metric_main
     from metric_adc.report.summary import scores_files
     from space.data.results_folder import scores_files as app_scores_files
+    from space.data.store import LocalStore
 
     folder = tmp_path / "results"
     assert main(["score", "--model", "trigram", "--dataset", "npi",
@@ -171,4 +172,5 @@ def test_readers_of_a_results_folder_skip_temporary_files(tmp_path):
         (folder / stale).write_bytes(b"")  # left by killed writes
     assert scores_files(folder) == [folder / "trigram.jsonl"]
     assert app_scores_files(folder) == [folder / "trigram.jsonl"]
+    assert LocalStore(tmp_path).list("results") == ["trigram.jsonl"]
     assert metric_main(["summary", "--results", str(folder)]) == 0

@@ -146,7 +146,7 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
             (tmp / _SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n", encoding="utf-8")
             write_manifest(tmp)  # last: the folder is complete
 
-    if folder.exists() and not _is_current(folder, source):
+    trusted_folder(folder, convert, what="the converted SmolLM2 folder", hashes=True)
+    if not _is_current(folder, source):
         convert()  # made from another GGUF: replaced
-        return folder
-    return trusted_folder(folder, convert, what="the converted SmolLM2 folder", hashes=True)
+    return folder
