@@ -24,7 +24,7 @@ LIMIT, BATCH = 120, 30
 ARGS = ["--model", "trigram", "--dataset", "all", "--limit", str(LIMIT)]
 ARGS += ["--batch-size", str(BATCH), "--quiet"]
 
-# the trigram scores a batch in milliseconds; here each batch takes a quarter second, so that
+# the trigram scores a batch in milliseconds; here each batch takes half a second, so that
 # the run can be killed in the middle of a benchmark
 SLOW_RUN = """
 import sys, time
@@ -32,7 +32,7 @@ import baselines.run
 from baselines.__main__ import main
 score_batch = baselines.run._score_batch
 def slow(scorer, units):
-    time.sleep(0.25)
+    time.sleep(0.5)
     return score_batch(scorer, units)
 baselines.run._score_batch = slow
 sys.exit(main(sys.argv[1:]))
