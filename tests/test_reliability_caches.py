@@ -93,6 +93,23 @@ def test_a_damaged_folder_is_rebuilt_saying_so_or_named_with_its_command(folder,
     assert manifest_problem(folder, hashes=True) is None
 
 
+def test_a_damaged_folder_that_cannot_be_removed_is_named_with_its_command(folder, monkeypatch):
+    import shutil
+
+    def read_only(path):  # as rmtree fails in a read-only shared cache
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(shutil, "rmtree", read_only)
+    _truncate(folder / "weights.bin")
+    with pytest.raises(DamagedCacheError) as error:
+        trusted_folder(folder, lambda: None, what="the cache")
+    assert str(error.value) == (
+        f"the cache at {folder} is damaged (weights.bin has 512 bytes, the manifest says 1024) "
+        f"and cannot be removed here (Permission denied); clear it with `rm -r {folder}` and "
+        "rerun"
+    )
+
+
 # ------------------------------------------------------------------ ONNX export of an encoder
 
 

@@ -208,6 +208,12 @@ def trusted_folder(
             f"{what} at {folder} is damaged ({problem}); removing it and rebuilding it",
             file=sys.stderr,
         )
-        shutil.rmtree(folder)
+        try:
+            shutil.rmtree(folder)
+        except OSError as err:  # e.g. a read-only shared cache
+            raise DamagedCacheError(
+                f"{what} at {folder} is damaged ({problem}) and cannot be removed here "
+                f"({err.strerror or err}); clear it with `{clear or f'rm -r {folder}'}` and rerun"
+            ) from None
     build()
     return folder
