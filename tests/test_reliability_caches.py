@@ -110,6 +110,38 @@ def test_a_damaged_folder_that_cannot_be_removed_is_named_with_its_command(folde
     )
 
 
+def test_a_killed_build_leaves_nothing_and_parallel_builds_build_once(tmp_path, capsys):
+    import threading
+    import time
+
+    from li_adger.io.atomic import atomic_dir
+
+    folder = tmp_path / "export"
+    killed = tmp_path / ".export.ab12cd34.tmp"  # the temporary folder of a killed build
+    killed.mkdir()
+    (killed / "model.onnx").write_bytes(b"half")
+    builds = []
+
+    def build():
+        builds.append(threading.get_ident())
+        time.sleep(0.3)  # long enough for the other thread to wait on the lock
+        with atomic_dir(folder) as staging:
+            (staging / "model.onnx").write_bytes(b"onnx")
+            write_manifest(staging)
+
+    threads = [
+        threading.Thread(target=trusted_folder, args=(folder, build), kwargs={"what": "x"})
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".export.lock", "export"]
+    assert manifest_problem(folder, hashes=True) is None
+
+
 # ------------------------------------------------------------------ ONNX export of an encoder
 
 

@@ -37,7 +37,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from li_adger.io.atomic import atomic_write_text
+from filelock import FileLock
+
+from li_adger.io.atomic import atomic_write_text, remove_temporaries
 
 __all__ = [
     "MANIFEST",
@@ -168,12 +170,19 @@ def trusted_folder(
     what: str,
     clear: str | None = None,
     hashes: bool = False,
+    lock: str | Path | None = None,
 ) -> Path:
     """``folder`` once it matches its manifest: a folder that fails the check is removed and
-    rebuilt with ``build()`` (which writes the folder and its manifest), saying so on stderr; a
-    folder that does not exist is built. With ``build=None`` (no rebuild here) a damaged or
-    missing folder is a :class:`DamagedCacheError` naming the folder and ``clear``, the command
-    that clears it. ``what`` names the artefact in messages.
+    rebuilt with ``build()`` (which writes the folder and its manifest, e.g. through
+    :func:`li_adger.io.atomic.atomic_dir`), saying so on stderr; a folder that does not exist is
+    built. With ``build=None`` (no rebuild here) a damaged or missing folder is a
+    :class:`DamagedCacheError` naming the folder and ``clear``, the command that clears it.
+    ``what`` names the artefact in messages.
+
+    A rebuild holds the file lock ``lock`` (default ``.<name>.lock`` beside the folder): a
+    second process waits for the first one's build and then uses it, and the temporary folders
+    of a build that was killed (:func:`li_adger.io.atomic.remove_temporaries`) are removed
+    first, since no other build of the folder can be under way.
 
     Examples
     --------
@@ -192,28 +201,32 @@ def trusted_folder(
     baselines.models.manifest.DamagedCacheError: the ONNX export at ... is damaged (model.onnx has 0 bytes, the manifest says 4); clear it with `rm -r ...` and rerun
     """
     folder = Path(folder)
-    if not folder.exists():
-        problem = None
-    else:
-        problem = manifest_problem(folder, hashes=hashes)
-        if problem is None:
-            return folder
+    clear = clear or f"rm -r {folder}"
+    problem = manifest_problem(folder, hashes=hashes) if folder.exists() else None
+    if folder.exists() and problem is None:
+        return folder
     if build is None:
         state = f"is damaged ({problem})" if problem else "does not exist"
-        raise DamagedCacheError(
-            f"{what} at {folder} {state}; clear it with `{clear or f'rm -r {folder}'}` and rerun"
-        )
-    if problem is not None:
-        print(
-            f"{what} at {folder} is damaged ({problem}); removing it and rebuilding it",
-            file=sys.stderr,
-        )
-        try:
-            shutil.rmtree(folder)
-        except OSError as err:  # e.g. a read-only shared cache
-            raise DamagedCacheError(
-                f"{what} at {folder} is damaged ({problem}) and cannot be removed here "
-                f"({err.strerror or err}); clear it with `{clear or f'rm -r {folder}'}` and rerun"
-            ) from None
-    build()
+        raise DamagedCacheError(f"{what} at {folder} {state}; clear it with `{clear}` and rerun")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(lock or folder.parent / f".{folder.name}.lock")):
+        # under the lock: another process may have built it meanwhile; a killed build's
+        # temporaries are nobody's
+        problem = manifest_problem(folder, hashes=hashes) if folder.exists() else None
+        if folder.exists() and problem is None:
+            return folder
+        remove_temporaries(folder.parent, targets=[folder.name])
+        if problem is not None:
+            print(
+                f"{what} at {folder} is damaged ({problem}); removing it and rebuilding it",
+                file=sys.stderr,
+            )
+            try:
+                shutil.rmtree(folder)
+            except OSError as err:  # e.g. a read-only shared cache
+                raise DamagedCacheError(
+                    f"{what} at {folder} is damaged ({problem}) and cannot be removed here "
+                    f"({err.strerror or err}); clear it with `{clear}` and rerun"
+                ) from None
+        build()
     return folder

@@ -111,4 +111,5 @@ def minilm_cola_path(
         what="the minilm-cola checkpoint",
         clear=f"rm -r {out}",
         hashes=True,
+        lock=out.parent / ".minilm-cola.lock",  # not inside ``out``, which a retrain removes
     )
