@@ -43,6 +43,32 @@ _NOT_SETTINGS = FINGERPRINT_EXCLUDES | {"format", "version"}
 """Metadata keys of a scores file that do not tell runs apart."""
 
 
+def _verify_sources(dataset: str) -> None:
+    """Find and verify each source file of benchmark ``dataset``; an error names the benchmark,
+    the file and where to get it."""
+    import os
+
+    from li_adger.benchmarks import benchmark
+    from li_adger.sources import ChecksumError, SourceNotFoundError, find_sources, upstream_url
+
+    for relpath in benchmark(dataset).files:
+        try:
+            find_sources([relpath])
+        except (SourceNotFoundError, ChecksumError) as err:
+            where = os.environ.get("LI_ADGER_SOURCE")
+            how = (
+                f"put the pinned file at {relpath} in LI_ADGER_SOURCE={where}, or unset it to "
+                "search the default places and download"
+                if where
+                else "set LI_ADGER_SOURCE to a folder holding the pinned files, or go online "
+                "once to download them"
+            )
+            raise type(err)(
+                f"benchmark {dataset!r} cannot be read, so nothing was scored: {err}; {how} "
+                f"(the pinned file: {upstream_url(relpath)})"
+            ) from err
+
+
 def load_all(datasets: Sequence[str]) -> dict[str, Units]:
     """The units of every dataset, read (and their source files verified) before anything is
     scored; a missing or damaged source is a ``FileNotFoundError`` or ``ValueError`` naming
@@ -53,25 +79,12 @@ def load_all(datasets: Sequence[str]) -> dict[str, Units]:
     >>> sorted(load_all(["diagnostics"]))
     ['diagnostics']
     """
-    from li_adger.sources import ChecksumError, SourceNotFoundError
+    from baselines.units import DATASETS
 
-    out = {}
     for dataset in datasets:
-        try:
-            out[dataset] = load_units(dataset)
-        except SourceNotFoundError as err:
-            raise SourceNotFoundError(
-                f"benchmark {dataset!r} cannot be read, so nothing was scored: {err}. Set "
-                "LI_ADGER_SOURCE to a folder holding the pinned files (the layout of "
-                "shared/data, see docs/family.md), or go online once to download them"
-            ) from err
-        except ChecksumError as err:
-            raise ChecksumError(
-                f"benchmark {dataset!r} cannot be read, so nothing was scored: {err}; replace "
-                "the file with the pinned one, or set LI_ADGER_SOURCE to a folder holding the "
-                "pinned files"
-            ) from err
-    return out
+        if dataset in DATASETS:
+            _verify_sources(dataset)
+    return {dataset: load_units(dataset) for dataset in datasets}
 
 
 def _shown(values: Mapping[str, Any], key: str) -> str:
