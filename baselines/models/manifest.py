@@ -8,9 +8,9 @@ older version; either way it is not trusted.
 
 At load, :func:`manifest_problem` compares the folder with its manifest: every file's size
 always, and every file's SHA-256 when a file is newer than the manifest (touched since the
-folder was made) or when ``hashes=True``. Hashing is fast next to loading a model (the 517 MB
-SmolLM2 folder: 0.55–1.2 s with the file in the page cache, sizes alone 0.3 ms; docs/scorers.md),
-so the three caches above check hashes at every load. :func:`trusted_folder` removes a folder
+folder was made) or when ``hashes=True``. Hashing costs a fraction of loading the model (the 542 MB
+SmolLM2 folder: 0.6 s against 2.3 s to load it, sizes alone 0.2 ms; ``python -m
+tools.speed.caches``, docs/speed.md), so the three caches above check hashes at every load. :func:`trusted_folder` removes a folder
 that fails the check, says so, and has the caller rebuild it.
 
 Examples
