@@ -102,6 +102,12 @@ def test_kill_9_mid_benchmark_then_rerun_scores_only_what_was_unfinished(
     assert (out / "li_adger.jsonl").stat().st_mtime_ns == li_adger_written
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{b}.jsonl" for b in BENCHMARKS)
 
+    # once more: every benchmark is finished (sentences, labelled and cloze units alike)
+    scored.clear()
+    capsys.readouterr()
+    assert main(["score", *ARGS, "--out", str(out)]) == 0
+    assert scored == [] and capsys.readouterr().err.count(f"kept {out}") == len(BENCHMARKS)
+
     monkeypatch.setattr(baselines.run, "_score_batch", score_batch)
     whole = tmp_path / "whole"
     assert main(["score", *ARGS, "--out", str(whole)]) == 0
