@@ -16,10 +16,13 @@ Usage::
 
 ``score`` writes one scores file per benchmark; with ``--dataset all`` ``--out`` is a folder
 and each benchmark goes to ``<out>/<benchmark>.jsonl`` (a benchmark whose units the model
-cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Scores
-are cached as they go; rerunning the same command after an interruption resumes (``--fresh``
-starts over). ``models`` lists the built-in offline models, each with its local file or
-folder (e.g. for lm-evaluation-harness's ``--model_args pretrained=FOLDER``).
+cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Every
+dataset is read, and its source files verified, before the model loads. Scores are cached as
+they go; rerunning the same command after an interruption resumes: a scores file finished by
+a run with the same model, settings and data is kept (:mod:`baselines.finished`), the
+unfinished benchmark resumes from its cache (``--fresh`` starts over). ``models`` lists the
+built-in offline models, each with its local file or folder (e.g. for lm-evaluation-harness's
+``--model_args pretrained=FOLDER``).
 
 Examples
 --------
@@ -219,9 +222,11 @@ def _subset_text(text: str) -> str:
 
 def _score(args: argparse.Namespace) -> int:
     from baselines.engines.vllm_args import parse_engine_args
+    from baselines.finished import finished_problem, load_all
     from baselines.registry import build_scorer, default_batch_size
-    from baselines.run import score_to_file
-    from baselines.units import DATASETS, can_score, dataset_metadata, load_units
+    from baselines.run import run_metadata, score_to_file
+    from baselines.units import DATASETS, can_score, dataset_metadata
+    from li_adger.io.atomic import remove_temporaries
 
     engine_args = parse_engine_args(args.engine_arg)
     if args.engine != "vllm" and engine_args:
@@ -242,9 +247,15 @@ def _score(args: argparse.Namespace) -> int:
     if every and Path(args.out).is_file():
         raise ValueError(f"with --dataset all, --out must be a folder (got the file {args.out})")
     start = time.perf_counter()
-    # one named dataset is read before the model is loaded: a bad name fails at once
-    first = None if every else load_units(args.dataset, subset=args.subset)
+    # every dataset is read (its sources verified) before the model is loaded: a bad name or
+    # a missing source fails at once, before anything is scored
+    datasets = load_all(DATASETS if every else (args.dataset,), subset=args.subset)
     data_seconds = time.perf_counter() - start
+    if every:
+        print(
+            f"read and verified {len(datasets)} benchmarks in {data_seconds:.1f} s", file=sys.stderr
+        )
+        data_seconds = 0.0
     start = time.perf_counter()
     scorer = build_scorer(
         args.model,
@@ -261,12 +272,16 @@ def _score(args: argparse.Namespace) -> int:
         engine_args=engine_args,
         progress=False,
     )
+    if args.threads is not None and scorer.kind == "ngram":
+        raise ValueError(
+            f"--threads applies to neural models, which torch runs; the n-gram scorer "
+            f"{scorer.name} does not use torch (got --threads {args.threads})"
+        )
     default = default_batch_size(args.model, scorer.kind)
     batch_size = default if args.batch_size in (None, "auto") else args.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    for dataset in DATASETS if every else (args.dataset,):
+    for dataset, units in datasets.items():
         start = time.perf_counter()
-        units = first if first is not None else load_units(dataset)
         if not can_score(scorer, units.form):
             reason = (
                 f"{dataset} has {units.form} units, which the {scorer.kind} scorer "
@@ -278,27 +293,45 @@ def _score(args: argparse.Namespace) -> int:
             continue
         if args.limit is not None:
             units = units.head(args.limit)
+        out = Path(args.out) / f"{dataset}.jsonl" if every else Path(args.out)
+        extra = {
+            **dataset_metadata(dataset),
+            **({"limit": args.limit} if args.limit is not None else {}),
+            **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
+        }
+        if not args.fresh:
+            metadata = run_metadata(
+                scorer.metadata(), dataset, len(units.ids), cloze=units.cloze, extra_metadata=extra
+            )
+            problem = finished_problem(out, metadata, units.ids, units.texts)
+            if problem is None:
+                remove_temporaries(out.parent, targets=[out.name])  # of a killed rewrite
+                print(
+                    f"kept {out}: {dataset} was scored by an earlier run with the same model, "
+                    "settings and data (--fresh scores it again)",
+                    file=sys.stderr,
+                )
+                continue
+            if out.is_file():
+                print(f"scoring {dataset} again: {out} {problem}", file=sys.stderr)
         if args.batch_size == "auto":
             from baselines.batch_size import auto_batch_size
 
             batch_size = auto_batch_size(scorer, units.texts, default=default)
             print(f"--batch-size auto: {batch_size}", file=sys.stderr)
+        if args.batch_size is not None:
+            extra["batch_size"] = batch_size
         loaded = time.perf_counter()
         out = score_to_file(
             scorer,
             units.ids,
             units.texts,
-            Path(args.out) / f"{dataset}.jsonl" if every else args.out,
+            out,
             dataset=dataset,
             batch_size=batch_size,
             progress=not args.quiet,
             resume=not args.fresh,
-            extra_metadata={
-                **dataset_metadata(dataset),
-                **({"limit": args.limit} if args.limit is not None else {}),
-                **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
-                **({"batch_size": batch_size} if args.batch_size is not None else {}),
-            },
+            extra_metadata=extra,
         )
         done = time.perf_counter()
         print(

@@ -208,8 +208,32 @@ def scorer_identity(scorer: Scorer) -> dict[str, str]:
     }
 
 
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be scored (empty or only whitespace; a lone surrogate, which is no
+    Unicode character and cannot be encoded), or ``None``.
+
+    Examples
+    --------
+    >>> text_problem("Go."), text_problem(" ")
+    (None, 'is empty')
+    >>> text_problem("Go\\ud800.")
+    'holds a lone surrogate (U+D800 at character 2), which is not text; fix its encoding'
+    """
+    if not text.strip():
+        return "is empty"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return (
+            f"holds a lone surrogate (U+{ord(text[err.start]):04X} at character {err.start}), "
+            "which is not text; fix its encoding"
+        )
+    return None
+
+
 def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> list[str]:
-    """Return ``sentences`` as a list of ``str``, or raise on an empty or non-string entry.
+    """Return ``sentences`` as a list of ``str``, or raise on an empty, non-string or
+    non-text (:func:`text_problem`) entry.
 
     Scorers call this at their public boundary. A sentence that is empty or only whitespace
     has no tokens to score, so it is an error rather than a silent NaN.
@@ -222,6 +246,10 @@ def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> li
     Traceback (most recent call last):
     ...
     ValueError: sentences[1] is empty (got '  '); every sentence needs at least one word
+    >>> check_sentences(["Go\\udc80."])
+    Traceback (most recent call last):
+    ...
+    ValueError: sentences[0] holds a lone surrogate (U+DC80 at character 2), which is not text; fix its encoding
     >>> check_sentences("Go.")
     Traceback (most recent call last):
     ...
@@ -233,8 +261,11 @@ def check_sentences(sentences: Sequence[str], *, field: str = "sentences") -> li
     for i, s in enumerate(out):
         if not isinstance(s, str):
             raise TypeError(f"{field}[{i}] must be a str (got {type(s).__name__}: {s!r})")
-        if not s.strip():
+        problem = text_problem(s)
+        if problem == "is empty":
             raise ValueError(
                 f"{field}[{i}] is empty (got {s!r}); every sentence needs at least one word"
             )
+        if problem is not None:
+            raise ValueError(f"{field}[{i}] {problem}")
     return out

@@ -21,6 +21,7 @@ ValueError: unknown model 'no-such-model-here': not a built-in name ('trigram', 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -299,6 +300,35 @@ ENGINE_FACTORIES: dict[str, ScorerFactory] = {
 :data:`SCORER_FACTORIES`); they score causal LMs only."""
 
 
+def _model_name(model: object) -> str:
+    """``model`` as a name or folder path, or a clear error for anything else.
+
+    Examples
+    --------
+    >>> _model_name(Path("models") / "bert")
+    'models/bert'
+    >>> _model_name(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: model must be a model name or folder path (a str), e.g. 'trigram' (got None)
+    >>> _model_name(" ")
+    Traceback (most recent call last):
+    ...
+    ValueError: model must be a model name or folder path, e.g. 'trigram' (got ' ')
+    """
+    if isinstance(model, os.PathLike):
+        model = os.fspath(model)
+    if not isinstance(model, str):
+        raise TypeError(
+            f"model must be a model name or folder path (a str), e.g. 'trigram' (got {model!r})"
+        )
+    if not model.strip():
+        raise ValueError(
+            f"model must be a model name or folder path, e.g. 'trigram' (got {model!r})"
+        )
+    return model
+
+
 def build_scorer(
     model: str,
     *,
@@ -350,6 +380,7 @@ def build_scorer(
     ...
     ValueError: engine 'vllm' scores causal language models only; 'trigram' is of kind 'ngram'
     """
+    model = _model_name(model)
     if engine not in ENGINES:
         choices = ", ".join(repr(e) for e in ENGINES)
         raise ValueError(f"engine must be one of {choices} (got {engine!r})")
@@ -379,6 +410,12 @@ def build_scorer(
         raise ValueError(
             f"revision applies to Hugging Face models, not to the built-in {model!r} "
             f"(got revision={revision!r})"
+        )
+    if revision is not None and Path(model).expanduser().exists():
+        raise ValueError(
+            f"revision applies to models on the Hugging Face Hub, not to the local folder "
+            f"{model} (got revision={revision!r}): a folder holds one revision; check out the "
+            "one you want there and give no revision"
         )
     for name, value in options.items():
         if name not in factory.options:

@@ -5,7 +5,8 @@
 (:mod:`metric_adc.scores.file`). Each batch of records goes to the run's partial file as soon
 as it is scored (:mod:`baselines.resume`); rerunning the same command after a crash or a kill
 skips every unit already in the partial file whose id *and* text match, scores the rest, writes
-exactly one record per unit and deletes the partial file. The units of a benchmark or a table
+exactly one record per unit and deletes the partial file; the temporary file of a write killed
+half-way (``.<out>.<random>.tmp.jsonl``) is removed. The units of a benchmark or a table
 file come from :func:`baselines.units.load_units`.
 
 Examples
@@ -39,11 +40,13 @@ from baselines.interface import (
     Scorer,
     check_cloze,
     check_sentences,
+    text_problem,
 )
 from baselines.resume import PartialCache
 from baselines.units import can_score
+from li_adger.io.atomic import remove_temporaries
 
-__all__ = ["CLOZE_BATCH_SIZE", "score_to_file"]
+__all__ = ["CLOZE_BATCH_SIZE", "run_metadata", "score_to_file"]
 
 CLOZE_BATCH_SIZE = 32
 """Cloze units are scored at most this many at a time, so that the progress bar moves."""
@@ -93,18 +96,24 @@ def _check_inputs(
                 f"units must all be sentences or all be ClozeUnit (row 0 is "
                 f"{type(units[0]).__name__}, row {k} is {type(unit).__name__})"
             )
-    try:
-        if cloze:
-            check_cloze([u.context for u in units], [u.completion for u in units])
-        else:
-            check_sentences(units)
-    except ValueError as err:
-        k = next(
-            k for k, u in enumerate(units) if not all(t.strip() for t in _text_fields(u).values())
-        )
-        name = repr(str(ids[k])) if k < len(ids) else f"at row {k}"
-        what = "cloze unit" if cloze else "sentence"
-        raise ValueError(f"{what} {name} (row {k}) is empty; every {what} needs a word") from err
+    what = "cloze unit" if cloze else "sentence"
+    for k, unit in enumerate(units):
+        for field, text in _text_fields(unit).items():
+            if not isinstance(text, str):
+                break  # check_sentences names it
+            problem = text_problem(text)
+            if problem is None:
+                continue
+            name = repr(str(ids[k])) if k < len(ids) else f"at row {k}"
+            if problem == "is empty":
+                problem = f"is empty; every {what} needs a word"
+            elif cloze:
+                problem = f"has a {field} that {problem}"
+            raise ValueError(f"{what} {name} (row {k}) {problem}")
+    if cloze:
+        check_cloze([u.context for u in units], [u.completion for u in units])
+    else:
+        check_sentences(units)
     return _check_ids(ids, len(units)), units
 
 
@@ -132,6 +141,37 @@ def _versions() -> dict[str, str]:
         except PackageNotFoundError:
             continue
     return out
+
+
+def run_metadata(
+    scorer_metadata: Mapping[str, Any],
+    dataset: str,
+    n_units: int,
+    *,
+    cloze: bool,
+    extra_metadata: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The metadata record of the scores file a run writes: the scorer's metadata, the
+    ``dataset``, ``extra_metadata``, the number of units and the library versions.
+
+    Examples
+    --------
+    >>> meta = run_metadata({"model": "m"}, "toy", 2, cloze=False, extra_metadata={"limit": 2})
+    >>> {k: v for k, v in meta.items() if k != "versions"}
+    {'model': 'm', 'dataset': 'toy', 'limit': 2, 'n_sentences': 2}
+    """
+    metadata = {
+        **scorer_metadata,
+        "dataset": dataset,
+        **dict(extra_metadata or {}),
+        ("n_units" if cloze else "n_sentences"): n_units,
+        "versions": {**_versions(), **scorer_metadata.get("versions", {})},
+    }
+    try:  # fail now, not after hours of scoring
+        json.dumps(metadata, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"the scorer's metadata must be JSON-serialisable ({err})") from err
+    return metadata
 
 
 def score_to_file(
@@ -173,17 +213,8 @@ def score_to_file(
     if out.is_dir():
         raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
     meta = scorer.metadata()
-    metadata = {
-        **meta,
-        "dataset": dataset,
-        **dict(extra_metadata or {}),
-        ("n_units" if cloze else "n_sentences"): len(units),
-        "versions": {**_versions(), **meta.get("versions", {})},
-    }
-    try:  # fail now, not after hours of scoring
-        json.dumps(metadata, allow_nan=False)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"the scorer's metadata must be JSON-serialisable ({err})") from err
+    metadata = run_metadata(meta, dataset, len(units), cloze=cloze, extra_metadata=extra_metadata)
+    remove_temporaries(out.parent, targets=[out.name])  # left by a killed write of ``out``
     cache = PartialCache(out, meta, dataset)
     if not resume:
         cache.discard()

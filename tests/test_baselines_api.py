@@ -39,9 +39,9 @@ def test_revision_reaches_from_pretrained_and_the_commit_is_recorded(tiny, monke
     seen = []
     load = transformers.AutoModelForCausalLM.from_pretrained
 
-    def spy(source, **kwargs):
-        seen.append(kwargs.get("revision"))
-        model = load(source, **{k: v for k, v in kwargs.items() if k != "revision"})
+    def spy(source, **kwargs):  # the Hub model "org/tiny" is the tiny local folder
+        seen.append((source, kwargs.get("revision")))
+        model = load(tiny, **{k: v for k, v in kwargs.items() if k != "revision"})
         model.config._commit_hash = "0123abcd"
         return model
 
@@ -49,10 +49,13 @@ def test_revision_reaches_from_pretrained_and_the_commit_is_recorded(tiny, monke
     monkeypatch.setattr(
         transformers.AutoTokenizer,
         "from_pretrained",
-        lambda source, load=transformers.AutoTokenizer.from_pretrained, **kw: load(source),
+        lambda source, load=transformers.AutoTokenizer.from_pretrained, **kw: load(tiny),
     )
-    scorer = load_scorer(tiny, kind="causal", device="cpu", revision="v1.0")
-    assert seen == ["v1.0"] and scorer.metadata()["revision"] == "0123abcd"
+    scorer = load_scorer("org/tiny", kind="causal", device="cpu", revision="v1.0")
+    assert seen == [("org/tiny", "v1.0")] and scorer.metadata()["revision"] == "0123abcd"
+    # a local folder holds one revision: asking for another is refused, not recorded
+    with pytest.raises(ValueError, match="not to the local folder"):
+        load_scorer(tiny, kind="causal", device="cpu", revision="v1.0")
 
 
 def test_a_local_model_records_no_revision_and_the_cli_takes_dtype(tiny, tmp_path):

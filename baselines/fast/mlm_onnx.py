@@ -11,7 +11,10 @@ The first use of a model exports it with ``torch.onnx.export`` into the models c
 (:func:`baselines.models.cache.models_dir` ``/onnx/<fingerprint>``), keyed by the model's weights and
 config, the library versions and this module's source; later uses load the cached file. The
 export is written to a temporary folder and renamed into place, so an interrupted export
-leaves nothing half-written. Needs the ``onnx`` extra (``pip install onnxruntime onnx onnxscript``).
+leaves nothing half-written (its temporary folder is removed by the next export), and gets a
+manifest (:mod:`baselines.models.manifest`): a cached export whose files (the graph and its
+external weights) differ from it in size or SHA-256 is removed and exported again, with a line
+saying so. Needs the ``onnx`` extra (``pip install onnxruntime onnx onnxscript``).
 """
 
 from __future__ import annotations
@@ -19,10 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import shutil
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,8 @@ import torch
 from baselines.fast.mlm_last_layer import encoder_layers, supports_scored_positions
 from baselines.interface import RUNTIMES
 from baselines.models.cache import models_dir
+from baselines.models.manifest import trusted_folder, write_manifest
+from li_adger.io.atomic import atomic_dir
 
 __all__ = ["OnnxFirstLayers", "check_runtime", "model_fingerprint"]
 
@@ -121,34 +123,31 @@ class _FirstLayers(torch.nn.Module):
 
 
 def _export(model: Any, target: Path) -> None:
-    """Export :class:`_FirstLayers` of ``model`` to ``target/first_layers.onnx``, atomically."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".export-", dir=target.parent))
-    try:
-        example = torch.tensor([[2, 5, 6, 3], [2, 7, 3, 0]])
-        inputs = (example, (example != 0).long(), torch.zeros_like(example))
-        batch, length = torch.export.Dim("batch"), torch.export.Dim("length")
-        print(f"exporting the encoder to ONNX once, into {target}", file=sys.stderr)
-        # the exporter reports its steps on stdout, which may carry a command's JSON
-        with torch.no_grad(), contextlib.redirect_stdout(sys.stderr), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                _FirstLayers(model).eval(),
-                inputs,
-                str(staging / _FILE),
-                input_names=["input_ids", "attention_mask", "token_type_ids"],
-                output_names=["hidden"],
-                dynamic_shapes=({0: batch, 1: length},) * 3,
-                dynamo=True,
-                verbose=False,
-            )
-        try:
-            os.replace(staging, target)
-        except OSError:  # another process exported it first
-            if not (target / _FILE).exists():
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    """Export :class:`_FirstLayers` of ``model`` to ``target/first_layers.onnx`` with its
+    manifest, atomically (:func:`li_adger.io.atomic.atomic_dir`)."""
+    example = torch.tensor([[2, 5, 6, 3], [2, 7, 3, 0]])
+    inputs = (example, (example != 0).long(), torch.zeros_like(example))
+    batch, length = torch.export.Dim("batch"), torch.export.Dim("length")
+    print(f"exporting the encoder to ONNX once, into {target}", file=sys.stderr)
+    # the exporter reports its steps on stdout, which may carry a command's JSON
+    with (
+        atomic_dir(target) as staging,
+        torch.no_grad(),
+        contextlib.redirect_stdout(sys.stderr),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            _FirstLayers(model).eval(),
+            inputs,
+            str(staging / _FILE),
+            input_names=["input_ids", "attention_mask", "token_type_ids"],
+            output_names=["hidden"],
+            dynamic_shapes=({0: batch, 1: length},) * 3,
+            dynamo=True,
+            verbose=False,
+        )
+        write_manifest(staging)  # last: the export is complete
 
 
 class OnnxFirstLayers:
@@ -163,8 +162,7 @@ class OnnxFirstLayers:
         import onnxruntime
 
         folder = (cache or models_dir() / "onnx") / model_fingerprint(model)
-        if not (folder / _FILE).exists():
-            _export(model, folder)
+        trusted_folder(folder, lambda: _export(model, folder), what="the ONNX export", hashes=True)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = torch.get_num_threads()
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL

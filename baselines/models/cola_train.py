@@ -4,7 +4,8 @@ Each seed fixes both the classifier head's initialisation and the order of the t
 examples (and dropout), all drawn from a private random stream: the caller's global torch
 random state is left untouched. After every epoch the model is evaluated on the selection set
 (CoLA's out-of-domain dev set by default). Each seed's best epoch is kept in
-``out_dir/seed-<seed>``; the best of them is copied to ``out_dir/best`` with ``report.json``.
+``out_dir/seed-<seed>``; the best of them is copied to ``out_dir/best`` with ``report.json`` and,
+last, its manifest (:mod:`baselines.models.manifest`).
 Progress is saved after each seed, so an interrupted run resumes at the first unfinished seed
 (a seed's result does not depend on the other seeds, so adding seeds reuses finished ones).
 
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.models.cola_data import read_cola
+from baselines.models.manifest import write_manifest
 from li_adger.io.atomic import atomic_dir, atomic_write_text
 
 LABELS = {0: "unacceptable", 1: "acceptable"}
@@ -325,5 +327,6 @@ def finetune(
         shutil.copytree(out / f"seed-{best.seed}", staging, dirs_exist_ok=True)
     result = FinetuneResult(out / "best", best, tuple(history), settings)
     _write_json(out / "best" / "report.json", result.to_dict())
+    write_manifest(out / "best")  # last: the checkpoint is complete
     _write_json(out / "report.json", result.to_dict())
     return result

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -61,7 +62,9 @@ def minilm_cola_path(
     three epochs each by default), picks the seed and epoch with the best out-of-domain dev
     MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
     model cache (:func:`baselines.models.cache.models_dir`). About 100 s per epoch and seed on an
-    idle 2-core CPU. Later calls return the cached folder, whatever the arguments.
+    idle 2-core CPU. Later calls return the cached folder, whatever the arguments, once it
+    matches its manifest (:mod:`baselines.models.manifest`); a damaged checkpoint is removed
+    and trained again (with ``train=False``: an error naming the folder and how to clear it).
 
     Examples
     --------
@@ -70,30 +73,43 @@ def minilm_cola_path(
     >>> minilm_cola_path(train=False)
     Traceback (most recent call last):
     ...
-    FileNotFoundError: minilm-cola is not trained yet (...); run `python -m baselines score --model minilm-cola ...` once to train it
+    FileNotFoundError: minilm-cola is not trained yet (... does not exist); run `python -m baselines score --model minilm-cola ...` once to train it
     >>> del os.environ["LI_ADGER_MODELS"]
     """
     from baselines.models.cola_data import cola_file
     from baselines.models.cola_train import finetune
+    from baselines.models.manifest import trusted_folder
 
     out = models_dir() / "minilm-cola"
     best = out / "best"
-    if (best / "report.json").is_file():
-        return best
-    if not train:
+    if not train and not best.exists():
         raise FileNotFoundError(
-            f"minilm-cola is not trained yet ({best} has no report.json); "
+            f"minilm-cola is not trained yet ({best} does not exist); "
             f"run `python -m baselines score --model minilm-cola ...` once to train it"
         )
-    finetune(
-        str(packaged_encoder_path()),
-        train_path=cola_file("in_domain_train.tsv"),
-        dev_path=cola_file("out_of_domain_dev.tsv"),
-        extra_dev={"in_domain_dev": cola_file("in_domain_dev.tsv")},
-        out_dir=out,
-        seeds=seeds,
-        epochs=epochs,
-        device="cpu",
-        progress=progress,
+
+    damaged = best.exists()  # if the check fails; else an interrupted training resumes
+
+    def retrain() -> None:
+        if damaged:  # the seeds' checkpoints may be damaged too: start clean
+            shutil.rmtree(out, ignore_errors=True)
+        finetune(
+            str(packaged_encoder_path()),
+            train_path=cola_file("in_domain_train.tsv"),
+            dev_path=cola_file("out_of_domain_dev.tsv"),
+            extra_dev={"in_domain_dev": cola_file("in_domain_dev.tsv")},
+            out_dir=out,
+            seeds=seeds,
+            epochs=epochs,
+            device="cpu",
+            progress=progress,
+        )
+
+    return trusted_folder(
+        best,
+        retrain if train else None,
+        what="the minilm-cola checkpoint",
+        clear=f"rm -r {out}",
+        hashes=True,
+        lock=out.parent / ".minilm-cola.lock",  # not inside ``out``, which a retrain removes
     )
-    return best

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines.models.cache import models_dir
+from baselines.models.manifest import trusted_folder, write_manifest
 from li_adger.io.atomic import atomic_dir
 
 __all__ = [
@@ -113,6 +114,9 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
 
     The conversion (about 15 s and 520 MB) is written to a temporary folder next to
     ``target`` and renamed into place, so an interrupted conversion leaves nothing half-made.
+    Its manifest (:mod:`baselines.models.manifest`) is checked at each use: a folder that
+    fails it (a truncated ``model.safetensors``, a missing file, no manifest) is removed and
+    converted again, with a line saying so.
 
     Examples
     --------
@@ -123,22 +127,26 @@ def converted_model_dir(target: str | Path | None = None, *, progress: bool = Tr
     gguf = gguf_path()
     folder = Path(target) if target is not None else models_dir() / _FOLDER
     source = source_record(gguf)
-    if _is_current(folder, source):
-        return folder
 
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    def convert() -> None:
+        from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    if progress:
-        print(f"converting {gguf.name} to a transformers folder at {folder} (once)", flush=True)
-    with atomic_dir(folder) as tmp:
-        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        quantizer = getattr(model, "hf_quantizer", None)
-        if quantizer is not None:
-            # save_pretrained refuses a GGUF-loaded model while it still claims to be quantised;
-            # its weights are already dequantised tensors.
-            quantizer.remove_quantization_config(model)
-        model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
-        (tmp / _SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n", encoding="utf-8")
+        if progress:
+            print(f"converting {gguf.name} to a transformers folder at {folder} (once)", flush=True)
+        with atomic_dir(folder) as tmp:
+            tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+            model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+            quantizer = getattr(model, "hf_quantizer", None)
+            if quantizer is not None:
+                # save_pretrained refuses a GGUF-loaded model while it still claims to be
+                # quantised; its weights are already dequantised tensors.
+                quantizer.remove_quantization_config(model)
+            model.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+            (tmp / _SOURCE_FILE).write_text(json.dumps(source, indent=2) + "\n", encoding="utf-8")
+            write_manifest(tmp)  # last: the folder is complete
+
+    trusted_folder(folder, convert, what="the converted SmolLM2 folder", hashes=True)
+    if not _is_current(folder, source):
+        convert()  # made from another GGUF: replaced
     return folder

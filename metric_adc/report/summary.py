@@ -62,7 +62,8 @@ benchmark → the scores file behind the row's numbers."""
 
 SCORES_SUFFIXES: tuple[str, ...] = (".jsonl", ".csv")
 """The files ``--results DIR`` reads, in DIR and its subfolders (a scoring run's partial cache,
-``*.partial``, is not one)."""
+``*.partial``, is not one; nor is a dot-prefixed name, such as the temporary file of a write
+in progress, ``.trigram.jsonl.k3j_9xq2.tmp.jsonl``, or anything in a dot-prefixed folder)."""
 
 
 def scores_files(folder: str | os.PathLike) -> list[Path]:
@@ -74,7 +75,8 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> (d / "blimp").mkdir()
-    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl"):
+    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl",
+    ...              ".b.jsonl.k3j_9xq2.tmp.jsonl"):
     ...     _ = (d / name).write_text("")
     >>> [p.relative_to(d).as_posix() for p in scores_files(d)]
     ['a.csv', 'b.jsonl', 'blimp/b.jsonl']
@@ -82,7 +84,13 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"--results: {folder} is not a folder")
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SCORES_SUFFIXES)
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.suffix in SCORES_SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    )
 
 
 def summary_row(

@@ -119,6 +119,8 @@ def _write_scored(
 def _read_scored(folder: Path) -> list[ShippedScores]:
     out = []
     for path in sorted(folder.glob("*.json")):
+        if path.name.startswith("."):  # the temporary file of an interrupted write
+            continue
         summary = _load(path)
         scores = read_scores(path.with_suffix(".csv")).as_dict()
         out.append(ShippedScores(summary["model"], scores, summary["metadata"], summary["row"]))
@@ -214,7 +216,7 @@ def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
     """
     out = []
     for path in sorted((Path(folder) / benchmark).glob("*.json")):
-        if path.name == REFERENCES_FILE:
+        if path.name == REFERENCES_FILE or path.name.startswith("."):  # or a temporary file
             continue
         r = _load(path)
         out.append(FamilyEntry(r["model"], KIND_SHIPPED, r["result"], None, r["ranks"], r["top"]))

@@ -89,7 +89,10 @@ class LocalStore:
     def list(self, folder: str) -> list[str]:
         path = self.folder / folder
         try:
-            return sorted(p.name for p in path.iterdir() if p.is_file()) if path.is_dir() else []
+            if not path.is_dir():
+                return []
+            # a dot-prefixed name is the temporary file of a write in progress or killed
+            return sorted(p.name for p in path.iterdir() if p.is_file() and p.name[0] != ".")
         except OSError as exc:
             raise StoreError(f"cannot read {self.where}: {_reason(exc)}") from None
 
