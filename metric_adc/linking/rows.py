@@ -45,6 +45,7 @@ __all__ = [
     "LINKING_FIELDS",
     "fitted_note",
     "has_linking_fields",
+    "linked_metadata",
     "linking_rows",
     "linking_scores",
 ]
@@ -70,6 +71,25 @@ def has_linking_fields(sf: ScoresFile) -> bool:
     False
     """
     return all(name in sf.fields for name in LINKING_FIELDS)
+
+
+def linked_metadata(sf: ScoresFile, name: str) -> dict:
+    """The metadata of the rows of linking function ``name`` computed from ``sf``: named as a
+    file of that variant would be (:func:`~metric_adc.scores.labels.row_label`), its unigram
+    source kept only when the function uses unigrams.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({"model": "m", "kind": "causal", "variant": "slor",
+    ...                  "linking": {"unigram": {"source": "trigram"}}}, ["a"], np.zeros(1))
+    >>> row_label(linked_metadata(sf, "normlp")), row_label(linked_metadata(sf, "meanlp"))
+    ('m (normlp, default, trigram unigrams)', 'm (meanlp, default)')
+    """
+    metadata = {**sf.metadata, "model": sf.model, "variant": name}
+    if name != FITTED and not LINKING_FUNCTIONS[name].needs_unigrams:
+        metadata.pop("linking", None)
+    return metadata
 
 
 def _field(sf: ScoresFile, name: str, linking: str) -> list:
@@ -209,7 +229,7 @@ def linking_rows(
     >>> t = PairTable.from_judgements(["a", "c"], ["b", "d"],
     ...                               {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.5})
     >>> import numpy as np
-    >>> sf = ScoresFile({"model": "m"}, ["a", "b", "c", "d"], np.zeros(4), fields={
+    >>> sf = ScoresFile({"model": "m", "kind": "mlm"}, ["a", "b", "c", "d"], np.zeros(4), fields={
     ...     "logprob": [-9.0, -8.0, -6.0, -7.0], "unigram_logprob": [-14.0, -10.0, -9.0, -8.0],
     ...     "n_words": [3, 2, 3, 3], "n_tokens": [4, 4, 3, 3]})
     >>> shown, fits = linking_rows(sf, t, ["logprob", "slor"], deltas=[1.0])
@@ -225,8 +245,7 @@ def linking_rows(
             note = fitted_note(fit)
         else:
             note = _unigram_note(sf) if name in ("normlp", "slor") else None
-        # the row names the linking function as a file of that variant would be named
-        metadata = {**sf.metadata, "model": sf.model, "variant": name}
+        metadata = linked_metadata(sf, name)
         shown.append(
             evaluate_on_pairs(
                 scores,

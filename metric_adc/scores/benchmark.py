@@ -9,19 +9,21 @@ that names the known benchmarks, unless the caller names the benchmark itself
 
 The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``), when it has
 them, are checked against the benchmark's units (:func:`metric_adc.scores.checks.check_texts`; skipped
-with ``check_text=False``, ``--no-text-check``), and a LI-Adger file that leaves sentences out
-gets the warning of :func:`metric_adc.scores.checks.check_coverage` (an error when it lacks an id a pair needs or has one
-LI-Adger lacks).
+with ``check_text=False``, ``--no-text-check``), and its ids by
+:func:`metric_adc.scores.checks.check_coverage`: an id the benchmark lacks, or no score for a
+unit an item needs, is an error naming the file; a LI-Adger file that leaves out sentences in
+no pair gets a warning.
 
 Examples
 --------
 >>> import tempfile, pathlib
 >>> from metric_adc.scores.file import write_scores
+>>> ids = items_of("npi").units["id"]
 >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "s.jsonl",
-...                  [{"id": "a", "score": -1.0}], {"model": "m", "dataset": "npi"})
+...                  [{"id": i, "score": -1.0} for i in ids], {"model": "m", "dataset": "npi"})
 >>> bs = read_benchmark_scores(p)
->>> bs.benchmark, bs.model, bs.scores
-('npi', 'm', {'a': -1.0})
+>>> bs.benchmark, bs.model, len(bs.scores)
+('npi', 'm', 7717)
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
-from metric_adc.family.items import items_of
+from metric_adc.family.items import items_of, needed_ids
 from metric_adc.family.outcomes import KINDS
-from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_texts
+from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_unit_texts
 from metric_adc.scores.file import ScoresFile, read_scores
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -94,9 +96,6 @@ class BenchmarkScores:
     file: ScoresFile
 
 
-_TEXT_FIELDS = ("sentence", "context", "completion")
-
-
 def read_benchmark_scores(
     path: str | os.PathLike, *, benchmark: str | None = None, check_text: bool = True
 ) -> BenchmarkScores:
@@ -114,13 +113,15 @@ def read_benchmark_scores(
     --------
     >>> import tempfile, pathlib
     >>> from metric_adc.scores.file import write_scores
+    >>> units = items_of("diagnostics").units
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "s.jsonl",
-    ...     [{"id": "x", "context": "A", "completion": "b", "score": -2.0, "rank": 3}],
+    ...     [{"id": i, "context": c, "completion": w, "score": -2.0, "rank": 3}
+    ...      for i, c, w in zip(units["id"], units["context"], units["completion"])],
     ...     {"model": "smollm2", "kind": "causal", "variant": "logprob",
     ...      "convention": "harness", "dataset": "diagnostics"})
     >>> bs = read_benchmark_scores(p)
-    >>> bs.model, bs.convention, bs.kind, bs.ranks
-    ('smollm2 (logprob, harness)', 'harness', 'causal', {'x': 3})
+    >>> bs.model, bs.convention, bs.kind, bs.ranks["CPRAG-102.0.chess"]
+    ('smollm2 (logprob, harness)', 'harness', 'causal', 3)
     """
     path = Path(path)
     sf = read_scores(path)
@@ -150,10 +151,11 @@ def check_benchmark_file(
     sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
 ) -> str | None:
     """The checks of a scores file read for ``benchmark``, in one place for the commands and
-    the Space: its texts are the benchmark's (:func:`~metric_adc.scores.checks.check_texts`, when
-    ``check_text`` and the file has text fields), and a LI-Adger file follows the coverage rule
-    (:func:`~metric_adc.scores.checks.check_coverage`). Returns the coverage note (``None`` when every
-    sentence is scored); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
+    the Space (upload, ``space snapshot``): its texts are the benchmark's
+    (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``), and it follows the
+    coverage rule (:func:`~metric_adc.scores.checks.check_coverage` over the units
+    :func:`~metric_adc.family.items.needed_ids` lists). Returns LI-Adger's coverage note
+    (``None`` when every sentence is scored, and on another benchmark); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
     ``name``.
 
     Examples
@@ -165,19 +167,14 @@ def check_benchmark_file(
     ...
     metric_adc.scores.file.ScoresFileError: s.jsonl: 1 sentence id(s) unknown to LI-Adger, e.g. 'x' (expected ids of its 4,178 sentences, such as '32.1.martin.1a.g.01')
     """
-    given = [f for f in _TEXT_FIELDS if f in sf.fields]
-    if check_text and given:
-        units = items_of(benchmark).units
-        for field in given:
-            if field in units.columns:
-                texts = dict(zip(units["id"], units[field], strict=True))
-                check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
-    if benchmark != DEFAULT_BENCHMARK:
-        return None
     items = items_of(benchmark)
-    return check_coverage(
+    if check_text:
+        check_unit_texts(sf, items.units, name=name)
+    note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),
-        needed=[*items.comparisons["good_id"], *items.comparisons["bad_id"]],
+        needed=needed_ids(items),
         name=name,
+        dataset="LI-Adger" if benchmark == DEFAULT_BENCHMARK else benchmark,
     )
+    return note if benchmark == DEFAULT_BENCHMARK else None

@@ -158,8 +158,8 @@ class ScoresFile:
 
         Examples
         --------
-        >>> ScoresFile({"model": "smollm2", "variant": "logprob"}, [], np.array([])).label
-        'smollm2 (logprob)'
+        >>> ScoresFile({"model": "trigram", "kind": "ngram", "variant": "slor"}, [], np.array([])).label
+        'trigram (slor)'
         >>> ScoresFile({}, [], np.array([])).label
         'unnamed'
         """

@@ -32,6 +32,7 @@ from metric_adc.linking.rows import (
     LINKING_CHOICES,
     fitted_note,
     has_linking_fields,
+    linked_metadata,
     linking_scores,
 )
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
@@ -54,7 +55,7 @@ def _linked(
     written = []
     for name in linking:
         scores, fit = linking_scores(sf, name, pairs=pairs)
-        metadata = {**sf.metadata, "model": sf.model, "variant": name}
+        metadata = linked_metadata(sf, name)
         label = row_label(metadata)
         note = None if fit is None else fitted_note(fit)
         row = rows.evaluate_on_pairs(scores, pairs, model=label, note=note)
