@@ -25,6 +25,7 @@ from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
 from metric_adc.report.references import reference_rows
 from metric_adc.rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
+from metric_adc.scores.labels import check_distinct
 from metric_adc.thesis.models import reproduce_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
 
@@ -66,22 +67,41 @@ SCORES_SUFFIXES: tuple[str, ...] = (".jsonl", ".csv")
 
 def scores_files(folder: str | os.PathLike) -> list[Path]:
     """The scores files in a folder and its subfolders (``results/trigram.jsonl``,
-    ``results/blimp/trigram.jsonl``, …), sorted by path.
+    ``results/blimp/trigram.jsonl``, …), sorted by path; dot-prefixed files and folders (a
+    writer's temporary files) are skipped. A folder that holds none is an error: a summary of
+    no file would show the reference rows alone.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> (d / "blimp").mkdir()
-    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl"):
+    >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl",
+    ...              ".b.jsonl.tmp.jsonl"):
     ...     _ = (d / name).write_text("")
     >>> [p.relative_to(d).as_posix() for p in scores_files(d)]
     ['a.csv', 'b.jsonl', 'blimp/b.jsonl']
+    >>> scores_files(d / "blimp" / "b.jsonl")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: --results: ...b.jsonl is not a folder
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"--results: {folder} is not a folder")
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SCORES_SUFFIXES)
+    found = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.suffix in SCORES_SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    )
+    if not found:
+        raise FileNotFoundError(
+            f"--results: {folder} holds no scores file (*{', *'.join(SCORES_SUFFIXES)}, in it "
+            "or its subfolders); write some with python -m baselines score --out DIR"
+        )
+    return found
 
 
 def summary_row(
@@ -197,7 +217,8 @@ def summarize_files(
 ) -> list[dict]:
     """Summary rows (:data:`SUMMARY_KEYS`): one per row label of the files,
     in the order the labels first appear, then the reference rows. Two files of one label on
-    one benchmark are an error naming both. ``check_text`` is that of
+    one benchmark are an error naming both
+    (:func:`~metric_adc.scores.labels.check_distinct`, a ``DuplicateResultError``). ``check_text`` is that of
     :func:`~metric_adc.scores.benchmark.read_benchmark_scores`.
 
     Examples
@@ -205,17 +226,11 @@ def summarize_files(
     >>> [r["model"] for r in summarize_files([], references=False)]
     []
     """
+    read = [read_benchmark_scores(path, check_text=check_text) for path in paths]
+    check_distinct((str(bs.path), bs.file.metadata, bs.benchmark) for bs in read)
     groups: dict[str, list[BenchmarkScores]] = {}
-    for path in paths:
-        bs = read_benchmark_scores(path, check_text=check_text)
-        group = groups.setdefault(bs.model, [])
-        clash = next((g for g in group if g.benchmark == bs.benchmark), None)
-        if clash is not None:
-            raise ValueError(
-                f"two scores files of {bs.model!r} on {bs.benchmark!r}: {clash.path} and {path} "
-                "(give one of them)"
-            )
-        group.append(bs)
+    for bs in read:
+        groups.setdefault(bs.model, []).append(bs)
     out = []
     for label, files in groups.items():
         mine: list[dict] = [r for bs in files for r in model_rows(bs, seed=seed)]

@@ -14,7 +14,7 @@ __all__ = [
     "CONVENTION_KINDS",
     "DEFAULT_CONVENTION",
     "DEFAULT_UNIGRAM_SOURCE",
-        "DuplicateResultError",
+    "DuplicateResultError",
     "check_distinct",
     "convention",
     "convention_of",
