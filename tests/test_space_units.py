@@ -328,7 +328,9 @@ def test_upload_scores_a_valid_file_and_names_it_uniquely(toy, tmp_path):
         KIND_UPLOAD,
         3,
     )
-    assert evaluate_upload(tmp_path / "mine.csv", toy, [u1]).name == "mine #2"
+    with pytest.raises(UploadError, match=r"^mine\.csv and mine\.csv both give 'mine' on"):
+        evaluate_upload(tmp_path / "mine.csv", toy, [u1])  # one result never replaces another
+    assert evaluate_upload(tmp_path / "mine.csv", toy, [u1], name="again").name == "again"
     u3 = evaluate_upload(tmp_path / "mine.csv", toy, [], name="toy-length")
     assert u3.name == "toy-length #2"  # never shadows a shared model
 

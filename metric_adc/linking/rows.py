@@ -229,7 +229,7 @@ def linking_rows(
     >>> t = PairTable.from_judgements(["a", "c"], ["b", "d"],
     ...                               {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.5})
     >>> import numpy as np
-    >>> sf = ScoresFile({"model": "m", "kind": "mlm"}, ["a", "b", "c", "d"], np.zeros(4), fields={
+    >>> sf = ScoresFile({"model": "m"}, ["a", "b", "c", "d"], np.zeros(4), fields={
     ...     "logprob": [-9.0, -8.0, -6.0, -7.0], "unigram_logprob": [-14.0, -10.0, -9.0, -8.0],
     ...     "n_words": [3, 2, 3, 3], "n_tokens": [4, 4, 3, 3]})
     >>> shown, fits = linking_rows(sf, t, ["logprob", "slor"], deltas=[1.0])

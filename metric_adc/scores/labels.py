@@ -27,8 +27,7 @@ DEFAULT_CONVENTION = "default"
 
 CONVENTION_KINDS = frozenset({"causal"})
 """Scorer kinds that have a scoring convention (a causal LM's: which context token, which
-spacing); a file of such a kind without ``convention`` reads as :data:`DEFAULT_CONVENTION`, and
-so does a file that names a ``variant`` but no ``kind`` (made by hand after a scorer's)."""
+spacing); a file of such a kind without ``convention`` reads as :data:`DEFAULT_CONVENTION`."""
 
 DEFAULT_UNIGRAM_SOURCE = "wordfreq"
 """The unigram source of a linking function (SLOR, NormLP, fitted) that names none; another
@@ -40,16 +39,15 @@ _NOT_IDENTIFYING = ("created", "versions")
 
 def convention(metadata: Mapping) -> str | None:
     """The scoring convention a scores file was scored with: its ``convention``; when it names
-    none, :data:`DEFAULT_CONVENTION` for a kind of :data:`CONVENTION_KINDS` (or a file with a
-    ``variant`` and no ``kind``), else ``None`` (a trigram, a masked LM, a classifier, a file
-    with neither kind nor variant).
+    none, :data:`DEFAULT_CONVENTION` for a kind of :data:`CONVENTION_KINDS`, else ``None`` (a
+    trigram, a masked LM, a classifier, a file that names no kind).
 
     Examples
     --------
     >>> convention({"model": "smollm2", "kind": "causal"})
     'default'
-    >>> convention({"model": "smollm2", "variant": "logprob"})
-    'default'
+    >>> convention({"model": "smollm2", "variant": "logprob"}) is None  # no kind: not known
+    True
     >>> convention({"model": "smollm2", "convention": "harness"})
     'harness'
     >>> convention({"model": "trigram", "kind": "ngram", "variant": "slor"}), convention({})
@@ -58,10 +56,7 @@ def convention(metadata: Mapping) -> str | None:
     given = metadata.get("convention")
     if given:
         return str(given)
-    kind = metadata.get("kind")
-    if kind in CONVENTION_KINDS or (kind is None and metadata.get("variant")):
-        return DEFAULT_CONVENTION
-    return None
+    return DEFAULT_CONVENTION if metadata.get("kind") in CONVENTION_KINDS else None
 
 
 def convention_of(metadata: Mapping) -> str | None:
@@ -73,7 +68,7 @@ def convention_of(metadata: Mapping) -> str | None:
     --------
     >>> convention_of({"model": "smollm2", "variant": "logprob", "convention": "harness"})
     'harness'
-    >>> convention_of({"model": "smollm2", "variant": "logprob"})
+    >>> convention_of({"model": "smollm2", "kind": "causal", "variant": "logprob"})
     'default'
     >>> convention_of({"model": "trigram", "kind": "ngram", "variant": "slor"}), convention_of({})
     ('slor', None)
@@ -161,13 +156,16 @@ def _differences(a: Mapping, b: Mapping) -> list[str]:
     return out
 
 
-def check_distinct(files: Iterable[tuple[str, Mapping, str]]) -> None:
+def check_distinct(
+    files: Iterable[tuple[str, Mapping, str]], *, advice: str = "give one of them"
+) -> None:
     """Refuse two scores files that would give one row's result on one benchmark.
 
     ``files`` are ``(name, metadata, benchmark)``. Two files of one :func:`row_label` on one
     benchmark raise :class:`DuplicateResultError` naming both: as the same model, convention,
     variant and benchmark twice when their metadata differ in nothing but ``created`` and
-    ``versions``, else saying which fields differ (the label would hide them).
+    ``versions``, else saying which fields differ (the label would hide them); ``advice`` ends
+    the message.
 
     Examples
     --------
@@ -180,7 +178,7 @@ def check_distinct(files: Iterable[tuple[str, Mapping, str]]) -> None:
     >>> check_distinct([("a.jsonl", a, "npi"), ("b.jsonl", {**a, "precision": "bf16"}, "npi")])
     Traceback (most recent call last):
     ...
-    metric_adc.scores.labels.DuplicateResultError: a.jsonl and b.jsonl would share the row 'm (logprob, default)' on 'npi', but their metadata differ in 'precision' ('absent' / 'bf16'); give the models distinct names (the metadata's 'model') or give one of them
+    metric_adc.scores.labels.DuplicateResultError: a.jsonl and b.jsonl would share the row 'm (logprob, default)' on 'npi', but their metadata differ in 'precision' ('absent' / 'bf16'); give the models distinct names (the metadata's 'model'), or give one of them
     """
     seen: dict[tuple[str, str], tuple[str, Mapping]] = {}
     for name, metadata, benchmark in files:
@@ -193,10 +191,10 @@ def check_distinct(files: Iterable[tuple[str, Mapping, str]]) -> None:
         if not differ:
             raise DuplicateResultError(
                 f"{first} and {name} both give {key[0]!r} on {benchmark!r} (the same model, "
-                "convention, variant and benchmark twice); give one of them"
+                f"convention, variant and benchmark twice); {advice}"
             )
         raise DuplicateResultError(
             f"{first} and {name} would share the row {key[0]!r} on {benchmark!r}, but their "
             f"metadata differ in {', '.join(differ)}; give the models distinct names (the "
-            "metadata's 'model') or give one of them"
+            f"metadata's 'model'), or {advice}"
         )
