@@ -103,6 +103,28 @@ def _field(sf: ScoresFile, name: str, linking: str) -> list:
     return sf.fields[name]
 
 
+_NEEDS = {
+    "logprob": "a natural-log probability <= 0",
+    "unigram_logprob": "a natural-log probability <= 0",
+    "n_words": "a length >= 1",
+    "n_tokens": "a length >= 1",
+}
+
+
+def _checked(sf: ScoresFile, field: str, linking: str) -> list:
+    """The values of a linking field, each checked (:data:`_NEEDS`); a bad one raises naming
+    the file, the record's line and id, and the field."""
+    values = _field(sf, field, linking)
+    for k, v in enumerate(values):
+        bad = v < 1 if field.startswith("n_") else not v <= 0.0
+        if bad:
+            raise ValueError(
+                f"{sf.where(k)}: --linking {linking} needs {field!r} to be {_NEEDS[field]} "
+                f"(got {v!r})"
+            )
+    return values
+
+
 def _sentence_facts() -> tuple[dict[str, float], dict[str, str]]:
     """LI-Adger's judgement and phenomenon of every sentence id (the benchmark's labels)."""
     labels = items_of("li_adger").labels
@@ -136,7 +158,9 @@ def linking_scores(
 
     ``fitted`` is fitted to LI-Adger's judgements, with ``k`` folds of its phenomena dealt by
     ``seed``; every id must be an LI-Adger sentence, and every pair of ``pairs`` (when given)
-    must have both members in one fold.
+    must have both members in one fold. A record whose field the function cannot take (a
+    log-probability above 0, a length of 0) is a :class:`ValueError` naming the file, the
+    record's line and id, and the field.
 
     Examples
     --------
@@ -146,6 +170,11 @@ def linking_scores(
     ...     "n_tokens": [4, 4]})
     >>> linking_scores(sf, "slor")[0], linking_scores(sf, "meanlp")[0]
     ({'a': 1.0, 'b': 1.0}, {'a': -2.25, 'b': -2.0})
+    >>> linking_scores(ScoresFile({}, ["a"], np.zeros(1), fields={"logprob": [-9.0],
+    ...     "unigram_logprob": [-3.0], "n_words": [0]}), "slor")
+    Traceback (most recent call last):
+    ...
+    ValueError: record 1 (id 'a'): --linking slor needs 'n_words' to be a length >= 1 (got 0)
     >>> linking_scores(sf, "morcela")
     Traceback (most recent call last):
     ...
@@ -154,18 +183,18 @@ def linking_scores(
     if name not in LINKING_CHOICES:
         choices = ", ".join(repr(c) for c in LINKING_CHOICES)
         raise ValueError(f"--linking must be one of {choices} (got {name!r})")
-    logprob = _field(sf, "logprob", name)
+    logprob = _checked(sf, "logprob", name)
     if name != FITTED:
         function = LINKING_FUNCTIONS[name]
-        n = _field(sf, "n_tokens" if name in _PER_TOKEN else "n_words", name)
-        unigram = _field(sf, "unigram_logprob", name) if function.needs_unigrams else None
+        n = _checked(sf, "n_tokens" if name in _PER_TOKEN else "n_words", name)
+        unigram = _checked(sf, "unigram_logprob", name) if function.needs_unigrams else None
         scores = {
             i: function.from_totals(logprob[j], n[j], None if unigram is None else unigram[j])
             for j, i in enumerate(sf.ids)
         }
         return scores, None
-    unigram = _field(sf, "unigram_logprob", name)
-    n_words = _field(sf, "n_words", name)
+    unigram = _checked(sf, "unigram_logprob", name)
+    n_words = _checked(sf, "n_words", name)
     judgements, phenomena = _sentence_facts()
     unknown = [i for i in sf.ids if i not in phenomena]
     if unknown:

@@ -37,7 +37,13 @@ from pathlib import Path
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.family.items import items_of, needed_ids
 from metric_adc.family.outcomes import KINDS
-from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_unit_texts
+from metric_adc.prediction import LOG_PROB_TOLERANCE
+from metric_adc.scores.checks import (
+    UnscoredSentencesWarning,
+    check_coverage,
+    check_log_probs,
+    check_unit_texts,
+)
 from metric_adc.scores.file import ScoresFile, read_scores
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -154,7 +160,8 @@ def check_benchmark_file(
     the Space (upload, ``space snapshot``): its texts are the benchmark's
     (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``), and it follows the
     coverage rule (:func:`~metric_adc.scores.checks.check_coverage` over the units
-    :func:`~metric_adc.family.items.needed_ids` lists). Returns LI-Adger's coverage note
+    :func:`~metric_adc.family.items.needed_ids` lists); a cloze file's scores are
+    log-probabilities (:func:`~metric_adc.scores.checks.check_log_probs`). Returns LI-Adger's coverage note
     (``None`` when every sentence is scored, and on another benchmark); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
     ``name``.
 
@@ -177,4 +184,6 @@ def check_benchmark_file(
         name=name,
         dataset="LI-Adger" if benchmark == DEFAULT_BENCHMARK else benchmark,
     )
+    if BENCHMARKS[benchmark].form == "cloze":
+        check_log_probs(sf, name=name, benchmark=benchmark, tolerance=LOG_PROB_TOLERANCE)
     return note if benchmark == DEFAULT_BENCHMARK else None

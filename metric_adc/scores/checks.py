@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from metric_adc.scores.file import ScoresFile, ScoresFileError
@@ -22,6 +23,7 @@ __all__ = [
     "TEXT_FIELDS",
     "UnscoredSentencesWarning",
     "check_coverage",
+    "check_log_probs",
     "check_texts",
     "check_unit_texts",
 ]
@@ -108,6 +110,30 @@ def check_unit_texts(sf: ScoresFile, units: pd.DataFrame, *, name: str) -> None:
         if field in sf.fields and field in units.columns:
             texts = dict(zip(units["id"], units[field], strict=True))
             check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
+
+
+def check_log_probs(sf: ScoresFile, *, name: str, benchmark: str, tolerance: float) -> None:
+    """Refuse a cloze file's score that is not a natural-log probability (``<= tolerance``,
+    ``-inf`` allowed): the scores of a cloze benchmark are compared as probabilities. The
+    message names the file, the record's line and id, and the field.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({}, ["a", "b"], np.array([-1.0, 0.5]), source="/tmp/s.jsonl", lines=[2, 3])
+    >>> check_log_probs(sf, name="s.jsonl", benchmark="diagnostics", tolerance=1e-6)
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores.file.ScoresFileError: s.jsonl line 3 (id 'b'): 'score' must be a natural-log probability <= 0 on the cloze benchmark 'diagnostics' (got 0.5; 1 of 2 scores are not)
+    """
+    bad = np.flatnonzero(sf.scores > tolerance)
+    if bad.size:
+        k = int(bad[0])
+        raise ScoresFileError(
+            f"{sf.where(k, name)}: 'score' must be a natural-log probability <= 0 on the cloze "
+            f"benchmark {benchmark!r} (got {float(sf.scores[k])!r}; {bad.size:,} of "
+            f"{len(sf):,} scores are not)"
+        )
 
 
 class UnscoredSentencesWarning(UserWarning):
