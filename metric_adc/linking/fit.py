@@ -307,7 +307,7 @@ def cross_fit(
         )
     _check_varies(y[~np.isnan(y)])
     distinct = len(set(names))
-    if isinstance(k, int) and not isinstance(k, bool) and 2 <= k and distinct < k:
+    if isinstance(k, int) and not isinstance(k, bool) and k >= 2 and distinct < k:
         raise ValueError(
             f"nothing to fit by {k}-fold cross-validation over phenomena: the sentences have "
             f"{distinct} phenomen{'on' if distinct == 1 else 'a'}, fewer than the {k} folds "
