@@ -205,6 +205,14 @@ _REFUSED = (ValueError, SourceNotFoundError, ChecksumError)
 """A file's errors that refuse it and ship the others (a ``ScoresFileError`` is a ValueError)."""
 
 
+def _refuse(path: Path, shown: Path, exc: Exception) -> None:
+    """Say on standard error that a file was refused, naming it once as ``--from`` shows it."""
+    message = str(exc).replace(str(path), str(shown))
+    if not message.startswith((str(shown), path.name)):
+        message = f"{shown}: {message}"
+    print(f"refused {message}", file=sys.stderr)
+
+
 def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, ScoresFile, str]], int]:
     """The files that pass the checks of :func:`snapshot_file`, each with its benchmark, and
     the number refused (each said on standard error)."""
@@ -213,9 +221,9 @@ def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, Scor
         try:
             sf = read_scores(f)
             bench = benchmark_name(sf, f)
-            check_benchmark_file(sf, bench, name=f.name)
+            check_benchmark_file(sf, bench, name=str(f.relative_to(source)))
         except _REFUSED as exc:
-            print(f"refused {f.relative_to(source)}: {exc}", file=sys.stderr)
+            _refuse(f, f.relative_to(source), exc)
             refused += 1
             continue
         out.append((f, sf, bench))
@@ -230,7 +238,7 @@ def _ship(checked: Sequence[tuple[Path, ScoresFile, str]], args: argparse.Namesp
         try:
             written = _write(f, sf, bench, args.to, args.linking)
         except _REFUSED as exc:
-            print(f"refused {shown}: {exc}", file=sys.stderr)
+            _refuse(f, shown, exc)
             refused += 1
             continue
         if note := _linking_note(sf, bench, args.linking):
