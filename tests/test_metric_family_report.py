@@ -186,7 +186,7 @@ def test_report_on_npi_against_the_raw_file(npi_file, capsys):
 
 def test_report_refuses_li_adger_options_on_another_benchmark(npi_file, capsys):
     assert cli.main(["report", str(npi_file), "--prestandardized"]) == 2
-    assert "--prestandardized apply to LI-Adger scores files only" in capsys.readouterr().err
+    assert "--prestandardized applies to LI-Adger scores files only" in capsys.readouterr().err
 
 
 def test_report_on_blimp_with_the_papers_references(tmp_path, capsys):

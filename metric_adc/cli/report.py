@@ -102,8 +102,9 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
              args.prestandardized), ("--pairs thesis", args.pairs != "li_adger"),
              ("--linking", args.linking)) if v]  # fmt: skip
     if given:
+        verb = "applies" if len(given) == 1 else "apply"
         raise ValueError(
-            f"{', '.join(given)} apply to LI-Adger scores files only ({args.scores} is "
+            f"{', '.join(given)} {verb} to LI-Adger scores files only ({args.scores} is "
             f"{bs.benchmark!r})"
         )
     report = benchmark_report(bs, seed=args.seed, n_resamples=args.n_resamples)
