@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from metric_adc import core
@@ -188,10 +189,19 @@ def linking_scores(
         function = LINKING_FUNCTIONS[name]
         n = _checked(sf, "n_tokens" if name in _PER_TOKEN else "n_words", name)
         unigram = _checked(sf, "unigram_logprob", name) if function.needs_unigrams else None
-        scores = {
-            i: function.from_totals(logprob[j], n[j], None if unigram is None else unigram[j])
-            for j, i in enumerate(sf.ids)
-        }
+        scores = {}
+        for j, i in enumerate(sf.ids):
+            uni = None if unigram is None else unigram[j]
+            try:
+                value = function.from_totals(logprob[j], n[j], uni)
+            except ValueError as exc:  # normlp of a unigram log-probability of 0
+                raise ValueError(f"{sf.where(j)}: --linking {name}: {exc}") from None
+            if not math.isfinite(value):
+                raise ValueError(
+                    f"{sf.where(j)}: --linking {name} gives {value} (its fields are too far "
+                    "apart for a float)"
+                )
+            scores[i] = value
         return scores, None
     unigram = _checked(sf, "unigram_logprob", name)
     n_words = _checked(sf, "n_words", name)
