@@ -76,7 +76,9 @@ def test_a_fit_of_constant_judgements_is_refused_with_the_reason():
     # one judgement apart: the fold that holds it leaves constant judgements to the others
     varied = constant.copy()
     varied[0] = 0.5
-    with pytest.raises(ValueError, match=r"fold \d cannot be fitted on the other folds: nothing to fit"):
+    with pytest.raises(
+        ValueError, match=r"fold \d cannot be fitted on the other folds: nothing to fit"
+    ):
         cross_fit(logp, logpu, n, varied, phenomena, k=3, seed=0)
 
 
