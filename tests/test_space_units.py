@@ -469,7 +469,7 @@ def test_snapshot_refuses_a_file_of_no_benchmark_and_ships_nothing_for_it(tmp_pa
     src = tmp_path / "scores"
     write_scores(src / "x.jsonl", [{"id": "a", "score": 1.0}], {"dataset": "glue"})
     assert main(["--from", str(src), "--to", str(tmp_path / "out"), "--no-ceiling"]) == 1
-    assert "refused x.jsonl: x.jsonl: its 'dataset' metadata is 'glue'" in capsys.readouterr().err
+    assert "refused x.jsonl: its 'dataset' metadata is 'glue'" in capsys.readouterr().err
     assert not list((tmp_path / "out").glob("*/x*"))
 
 
