@@ -134,3 +134,23 @@ def test_the_app_refuses_a_result_the_session_holds(tmp_path):
     assert json.dumps(renamed.entry.result["headline"]) == json.dumps(
         first.entry.result["headline"]
     )
+
+
+def test_the_apps_results_folder_skips_shifted_files_and_a_second_copy_of_a_result(tmp_path):
+    from space.data.results_folder import load_results
+
+    _npi_file(tmp_path / "a.jsonl")
+    _npi_file(tmp_path / "b.jsonl", convention=None)  # the same result as a.jsonl
+    _npi_file(tmp_path / "c.jsonl", shift=1, model="shifted")
+    _npi_file(tmp_path / "d.jsonl", model="other")
+    found = load_results(tmp_path, None)
+    assert [e.name for e in found.family["npi"]] == [
+        "toy (logprob, default)",
+        "other (logprob, default)",
+    ]
+    skipped = dict(found.skipped)
+    assert skipped["b.jsonl"] == (
+        "a.jsonl and b.jsonl both give 'toy (logprob, default)' on 'npi' (the same model, "
+        "convention, variant and benchmark twice); the first is shown"
+    )
+    assert "are the ids shifted?" in skipped["c.jsonl"]

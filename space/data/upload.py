@@ -33,7 +33,7 @@ from space.data.benchmark_data import (
 from space.data.entries import ModelEntry, entry_from_scores
 from space.data.kinds import KIND_UPLOAD
 from space.data.moderation import scores_only
-from space.data.names import model_name, unique_name
+from space.data.names import identity, model_name, unique_name
 from space.data.space_data import SpaceData
 
 __all__ = [
@@ -189,14 +189,11 @@ def evaluate_upload(
             f"{list(BENCHMARKS)} (the benchmark the file scores)"
         )
     wanted = (name or "").strip() or model_name(sf, path.stem)
-    identity = {
-        **sf.metadata,
-        "model": (name or "").strip() or sf.metadata.get("model") or path.stem,
-    }
+    named = identity(sf, path.stem, name)
     earlier = [(u.file, u.identity, u.benchmark) for u in uploads if u.identity is not None]
     try:
         check_distinct(
-            [*earlier, (path.name, identity, bench)],
+            [*earlier, (path.name, named, bench)],
             advice="this session holds the first: upload this one under another name, or "
             "reload the page to start afresh",
         )
@@ -209,7 +206,7 @@ def evaluate_upload(
         raise UploadError(f"{path.name}: {exc}") from None
     except ValueError as exc:
         raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
-    return Upload(bench, entry, scores_only(sf), path.name, identity=identity)
+    return Upload(bench, entry, scores_only(sf), path.name, identity=named)
 
 
 def _readable(message: str, path: Path) -> str:
