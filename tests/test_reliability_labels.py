@@ -127,3 +127,15 @@ def test_two_rows_that_would_share_a_label_are_refused_with_the_fields_that_diff
     with pytest.raises(DuplicateResultError, match=r"'linking\.unigram\.floor' \('absent' / -9\)"):
         check_distinct([("d.jsonl", d, "npi"), ("e.jsonl", e, "npi")])
     check_distinct([("a.jsonl", a, "blimp"), ("b.jsonl", b, "npi")])  # two benchmarks: one row
+
+
+def test_reproduce_refuses_two_files_that_would_share_a_row(tmp_path, capsys):
+    meta = {"model": "m", "kind": "causal", "variant": "logprob"}
+    a = write_scores(tmp_path / "a.jsonl", _records("li_adger"), meta)
+    b = write_scores(tmp_path / "b.jsonl", _records("li_adger"), {**meta, "revision": "v2"})
+    assert cli.main(["reproduce", "--with", str(a), str(b), "--ceiling-splits", "0"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: {a} and {b} would share the row 'm (logprob, default)' on 'li_adger', but "
+        "their metadata differ in 'revision' ('absent' / 'v2'); give the models distinct "
+        "names (the metadata's 'model'), or give one of them"
+    )
