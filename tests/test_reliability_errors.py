@@ -44,15 +44,21 @@ def test_missing_units_are_counted_over_both_members_of_a_pair():
         family.evaluate_items("npi", items, {"g1": -1.0, "b1": -2.0})
 
 
-def test_a_report_names_the_file_and_counts_every_unit_it_lacks(tmp_path, capsys):
+def test_a_file_shipped_whole_names_itself_and_counts_every_unit_it_lacks(tmp_path, capsys):
     items = items_of("npi")
     c = items.comparisons
     dropped = set(c["good_id"][:5]) | set(c["bad_id"][:5])
     records = [{"id": i, "score": -1.0} for i in items.units["id"] if i not in dropped]
-    path = write_scores(tmp_path / "npi.jsonl", records, {"model": "m", "dataset": "npi"})
-    err = _error(capsys, "report", str(path), "--n-resamples", "5")
-    assert err.startswith(f"error: {path}: no score for {len(dropped)} of the ")
-    assert f"of the {len(needed_ids(items)):,} sentences the npi pairs need" in err
+    (tmp_path / "from").mkdir()
+    write_scores(tmp_path / "from" / "npi.jsonl", records, {"model": "m", "dataset": "npi"})
+    argv = ["--from", str(tmp_path / "from"), "--to", str(tmp_path / "to")]
+    assert snapshot.main([*argv, "--no-thesis", "--no-ceiling"]) == 1
+    refused = capsys.readouterr().err.splitlines()[0]
+    assert refused == (
+        f"refused npi.jsonl: no score for {len(dropped)} of the {len(needed_ids(items)):,} "
+        f"sentences the npi pairs need, e.g. {c['good_id'][0]!r}: score every sentence of the "
+        "dataset"
+    )
 
 
 def test_a_cloze_score_that_is_no_log_probability_names_its_line_and_id(tmp_path, capsys):

@@ -11,8 +11,8 @@ The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``
 them, are checked against the benchmark's units (:func:`metric_adc.scores.checks.check_texts`; skipped
 with ``check_text=False``, ``--no-text-check``), and its ids by
 :func:`metric_adc.scores.checks.check_coverage`: an id the benchmark lacks, or no score for a
-unit an item needs, is an error naming the file; a LI-Adger file that leaves out sentences in
-no pair gets a warning.
+member of a LI-Adger pair, is an error naming the file; a LI-Adger file that leaves out
+sentences in no pair gets a warning.
 
 Examples
 --------
@@ -154,16 +154,24 @@ def read_benchmark_scores(
 
 
 def check_benchmark_file(
-    sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
+    sf: ScoresFile,
+    benchmark: str,
+    *,
+    name: str,
+    check_text: bool = True,
+    whole: bool = False,
 ) -> str | None:
     """The checks of a scores file read for ``benchmark``, in one place for the commands and
     the Space (upload, ``space snapshot``): its texts are the benchmark's
-    (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``), and it follows the
-    coverage rule (:func:`~metric_adc.scores.checks.check_coverage` over the units
-    :func:`~metric_adc.family.items.needed_ids` lists); a cloze file's scores are
-    log-probabilities (:func:`~metric_adc.scores.checks.check_log_probs`). Returns LI-Adger's coverage note
-    (``None`` when every sentence is scored, and on another benchmark); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
-    ``name``.
+    (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``: ids shifted by one
+    are refused); an id the benchmark lacks is refused
+    (:func:`~metric_adc.scores.checks.check_coverage`), and so is an unscored unit that
+    :func:`~metric_adc.family.items.needed_ids` lists, on LI-Adger always (a member of a pair),
+    elsewhere with ``whole`` (a caller that evaluates the whole benchmark; a report may take a
+    file of some of its groups); a cloze file's scores are log-probabilities
+    (:func:`~metric_adc.scores.checks.check_log_probs`). Returns LI-Adger's coverage note
+    (``None`` when every sentence is scored, and on another benchmark); raises
+    :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
 
     Examples
     --------
@@ -173,16 +181,24 @@ def check_benchmark_file(
     Traceback (most recent call last):
     ...
     metric_adc.scores.file.ScoresFileError: s.jsonl: 1 sentence id(s) unknown to LI-Adger, e.g. 'x' (expected ids of its 4,178 sentences, such as '32.1.martin.1a.g.01')
+    >>> one = items_of("npi").units["id"][:1].tolist()
+    >>> check_benchmark_file(ScoresFile({}, one, np.zeros(1)), "npi", name="n.jsonl") is None
+    True
+    >>> check_benchmark_file(ScoresFile({}, one, np.zeros(1)), "npi", name="n.jsonl", whole=True)
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores.file.ScoresFileError: n.jsonl: no score for 7,716 of the 7,717 sentences the npi pairs need, e.g. ...
     """
     items = items_of(benchmark)
     if check_text:
         check_unit_texts(sf, items.units, name=name)
+    li_adger = benchmark == DEFAULT_BENCHMARK
     note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),
-        needed=needed_ids(items),
+        needed=needed_ids(items) if li_adger or whole else (),
         name=name,
-        dataset="LI-Adger" if benchmark == DEFAULT_BENCHMARK else benchmark,
+        dataset="LI-Adger" if li_adger else benchmark,
     )
     if BENCHMARKS[benchmark].form == "cloze":
         check_log_probs(sf, name=name, benchmark=benchmark, tolerance=LOG_PROB_TOLERANCE)

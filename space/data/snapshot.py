@@ -89,7 +89,7 @@ def snapshot_file(
     """
     path = Path(path)
     bench = benchmark_name(sf, path)
-    check_benchmark_file(sf, bench, name=path.name)
+    check_benchmark_file(sf, bench, name=path.name, whole=True)
     return _write(path, sf, bench, folder, linking)
 
 
@@ -221,7 +221,7 @@ def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, Scor
         try:
             sf = read_scores(f)
             bench = benchmark_name(sf, f)
-            check_benchmark_file(sf, bench, name=str(f.relative_to(source)))
+            check_benchmark_file(sf, bench, name=str(f.relative_to(source)), whole=True)
         except _REFUSED as exc:
             _refuse(f, f.relative_to(source), exc)
             refused += 1
