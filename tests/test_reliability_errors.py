@@ -11,17 +11,19 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from li_adger.benchmarks import Items
+from li_adger.benchmarks import BENCHMARKS, Items
 from metric_adc import __main__ as cli
 from metric_adc.family import statistics as family
 from metric_adc.family.items import items_of, needed_ids
 from metric_adc.scores.file import write_scores
 from space import __main__ as space_cli
 from space.data import snapshot
+from space.data.benchmark_data import BenchmarkData
 from space.data.ratelimit import RateLimit
 from space.data.store import LocalStore
 from space.data.submissions import Submissions
 from space.data.toy import toy_space_data
+from space.data.upload import UploadError, evaluate_upload
 from space.ui import handlers
 
 
@@ -72,11 +74,17 @@ def test_a_cloze_score_that_is_no_log_probability_names_its_line_and_id(tmp_path
     path = write_scores(tmp_path / "d.jsonl", records, meta)
     err = _error(capsys, "report", str(path), "--n-resamples", "5")
     # line 1 is the metadata: the third record is on line 4
-    assert err == (
-        f"error: {path} line 4 (id {records[2]['id']!r}): 'score' must be a natural-log "
-        f"probability <= 0 on the cloze benchmark 'diagnostics' (got 0.5; 1 of {len(units):,} "
-        "scores are not)"
+    expected = (
+        f"line 4 (id {records[2]['id']!r}): 'score' must be a natural-log probability <= 0 on "
+        f"the cloze benchmark 'diagnostics' (got 0.5; 1 of {len(units):,} scores are not)"
     )
+    assert err == f"error: {path} {expected}"
+    # the app's upload says the same of the file by its own name
+    view = BenchmarkData(BENCHMARKS["diagnostics"], [], items=items_of("diagnostics"))
+    app = dataclasses.replace(toy_space_data(), benchmarks={"diagnostics": view})
+    with pytest.raises(UploadError) as refused:
+        evaluate_upload(path, app, [])
+    assert str(refused.value) == f"d.jsonl {expected}"
 
 
 def test_a_linking_field_a_function_cannot_take_names_its_line_and_id(tmp_path, capsys):

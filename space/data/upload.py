@@ -20,7 +20,8 @@ import pandas as pd
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.family.items import needed_ids
-from metric_adc.scores.checks import check_coverage, check_unit_texts
+from metric_adc.prediction import LOG_PROB_TOLERANCE
+from metric_adc.scores.checks import check_coverage, check_log_probs, check_unit_texts
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from metric_adc.scores.labels import DuplicateResultError, check_distinct
 from space.data.benchmark_data import (
@@ -99,17 +100,28 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
 
 
 def _check(
-    sf: ScoresFile, units: pd.DataFrame, known: Sequence[str], needed: Sequence[str], what: str
+    sf: ScoresFile,
+    units: pd.DataFrame,
+    known: Sequence[str],
+    needed: Sequence[str],
+    *,
+    what: str,
+    file: str,
+    cloze: bool = False,
 ) -> None:
     """The commands' checks over the app's units of the benchmark: the file's texts are the
     units' (:func:`metric_adc.scores.checks.check_unit_texts`: ids shifted by one are refused),
-    and the coverage rule (:func:`metric_adc.scores.checks.check_coverage`): an unknown id or an
-    unscored unit that ``needed`` lists is refused; units in no item may be left out."""
+    the coverage rule (:func:`metric_adc.scores.checks.check_coverage`: an unknown id or an
+    unscored unit that ``needed`` lists is refused; units in no item may be left out), and on a
+    cloze benchmark scores that are log-probabilities
+    (:func:`metric_adc.scores.checks.check_log_probs`, naming the record's line and id)."""
     try:
-        check_unit_texts(sf, units, name="the file")
-        check_coverage(sf.ids, known, needed=needed, name="the file", dataset=what)
+        check_unit_texts(sf, units, name=file)
+        check_coverage(sf.ids, known, needed=needed, name=file, dataset=what)
+        if cloze:
+            check_log_probs(sf, name=file, benchmark=what, tolerance=LOG_PROB_TOLERANCE)
     except ScoresFileError as exc:
-        raise UploadError(str(exc).removeprefix("the file: ")) from None
+        raise UploadError(str(exc)) from None
 
 
 def _li_adger_units(frame: pd.DataFrame) -> pd.DataFrame:
@@ -123,11 +135,14 @@ def _li_adger_units(frame: pd.DataFrame) -> pd.DataFrame:
     return units.drop_duplicates("id")
 
 
-def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEntry | FamilyEntry:
+def _evaluate(
+    sf: ScoresFile, data: SpaceData, bench: str, name: str, file: str
+) -> ModelEntry | FamilyEntry:
     if bench == LI_ADGER:
         p = data.pairs
         units = _li_adger_units(data.frame)
-        _check(sf, units, list(p.judgements), [*p.good_ids, *p.bad_ids], "LI-Adger")
+        needed = [*p.good_ids, *p.bad_ids]
+        _check(sf, units, list(p.judgements), needed, what="LI-Adger", file=file)
         return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
     view = data.benchmarks.get(bench)
     if view is None:
@@ -136,7 +151,9 @@ def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEn
         items = view.load_items()
     except ItemsUnavailable as exc:
         raise UploadError(str(exc)) from None
-    _check(sf, items.units, items.units["id"].tolist(), needed_ids(items), bench)
+    known = items.units["id"].tolist()
+    cloze = view.spec.form == "cloze"
+    _check(sf, items.units, known, needed_ids(items), what=bench, file=file, cloze=cloze)
     return family_entry_from_scores(view.spec, items, sf, name=name, kind=KIND_UPLOAD)
 
 
@@ -201,9 +218,14 @@ def evaluate_upload(
         raise UploadError(str(exc)) from None
     unique = unique_name(wanted, taken_names(data, uploads))
     try:
-        entry = _evaluate(sf, data, bench, unique)
+        entry = _evaluate(sf, data, bench, unique, path.name)
     except UploadError as exc:
-        raise UploadError(f"{path.name}: {exc}") from None
+        message = str(exc)
+        raise UploadError(
+            message
+            if message.startswith((f"{path.name}: ", f"{path.name} line "))
+            else f"{path.name}: {message}"
+        ) from None
     except ValueError as exc:
         raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
     return Upload(bench, entry, scores_only(sf), path.name, identity=named)
