@@ -137,20 +137,33 @@ def test_the_app_refuses_a_result_the_session_holds(tmp_path):
 
 
 def test_the_apps_results_folder_skips_shifted_files_and_a_second_copy_of_a_result(tmp_path):
+    from space.data.dataset import pair_units
     from space.data.results_folder import load_results
 
     _npi_file(tmp_path / "a.jsonl")
     _npi_file(tmp_path / "b.jsonl", convention=None)  # the same result as a.jsonl
     _npi_file(tmp_path / "c.jsonl", shift=1, model="shifted")
     _npi_file(tmp_path / "d.jsonl", model="other")
-    found = load_results(tmp_path, None)
+    toy = toy_space_data()
+    units = pair_units(toy.frame)
+    texts = units["sentence"].tolist()
+    for name, shift in (("e", 0), ("f", 1)):  # LI-Adger's texts: those the app holds
+        shifted = texts[shift:] + texts[:shift]
+        records = [
+            {"id": i, "sentence": t, "score": -float(len(t))}
+            for i, t in zip(units["id"], shifted, strict=True)
+        ]
+        write_scores(tmp_path / f"{name}.jsonl", records, {"model": f"toy {name}"})
+    found = load_results(tmp_path, toy.pairs, units)
     assert [e.name for e in found.family["npi"]] == [
         "toy (logprob, default)",
         "other (logprob, default)",
     ]
+    assert [e.name for e in found.li_adger] == ["toy e"]
     skipped = dict(found.skipped)
     assert skipped["b.jsonl"] == (
         "a.jsonl and b.jsonl both give 'toy (logprob, default)' on 'npi' (the same model, "
         "convention, variant and benchmark twice); the first is shown"
     )
     assert "are the ids shifted?" in skipped["c.jsonl"]
+    assert "are the ids shifted?" in skipped["f.jsonl"]

@@ -14,6 +14,8 @@ import logging
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.pairs import PairTable
 from metric_adc.scores.checks import TEXT_FIELDS, check_unit_texts
@@ -107,9 +109,13 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     return sorted(p for p in root.rglob("*") if wanted(p))
 
 
-def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
+def load_results(
+    folder: str | os.PathLike, pairs: PairTable, units: pd.DataFrame | None = None
+) -> ResultsFolder:
     """Every valid scores file in ``folder`` (:func:`scores_files`: with its subfolders), by the
     benchmark its ``dataset`` metadata names (LI-Adger when it names none, e.g. a CSV).
+    ``units`` are the LI-Adger sentences the app holds (:func:`space.data.dataset.pair_units`;
+    ``None``: an LI-Adger file's texts are not checked); another benchmark's come with its items.
 
     A missing folder holds nothing. A file that fails validation (its texts included: ids
     shifted by one, :func:`metric_adc.scores.checks.check_unit_texts`) or evaluation, that gives
@@ -132,7 +138,9 @@ def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
             bench = str(sf.metadata.get("dataset") or LI_ADGER)
             name = model_name(sf, path.stem)
             if bench in BENCHMARKS and any(f in sf.fields for f in TEXT_FIELDS):
-                check_unit_texts(sf, benchmark_items(bench).units, name=str(path))
+                known = units if bench == LI_ADGER else benchmark_items(bench).units
+                if known is not None:
+                    check_unit_texts(sf, known, name=str(path))
             this = (str(path.relative_to(folder)), identity(sf, path.stem), bench)
             check_distinct([*shown, this], advice="the first is shown")
             if bench == LI_ADGER:

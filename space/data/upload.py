@@ -31,6 +31,7 @@ from space.data.benchmark_data import (
     ItemsUnavailable,
     family_entry_from_scores,
 )
+from space.data.dataset import pair_units
 from space.data.entries import ModelEntry, entry_from_scores
 from space.data.kinds import KIND_UPLOAD
 from space.data.moderation import scores_only
@@ -124,23 +125,12 @@ def _check(
         raise UploadError(str(exc)) from None
 
 
-def _li_adger_units(frame: pd.DataFrame) -> pd.DataFrame:
-    """LI-Adger's sentences the app holds (the members of its pairs), as units."""
-    units = pd.DataFrame(
-        {
-            "id": [*frame["good_id"], *frame["bad_id"]],
-            "sentence": [*frame["good_sentence"], *frame["bad_sentence"]],
-        }
-    )
-    return units.drop_duplicates("id")
-
-
 def _evaluate(
     sf: ScoresFile, data: SpaceData, bench: str, name: str, file: str
 ) -> ModelEntry | FamilyEntry:
     if bench == LI_ADGER:
         p = data.pairs
-        units = _li_adger_units(data.frame)
+        units = pair_units(data.frame)
         needed = [*p.good_ids, *p.bad_ids]
         _check(sf, units, list(p.judgements), needed, what="LI-Adger", file=file)
         return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
