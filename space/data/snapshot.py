@@ -10,7 +10,10 @@ linking). The thesis's 8 reference models (the z-scores of its published outputs
 :mod:`metric_adc.thesis.outputs` finds them), the benchmarks' reference rows and the human
 ceiling (the README's split count and seed) are written too when their source files are
 available; otherwise the shipped ones stay. Nothing else is touched: a model not in ``DIR``
-keeps its shipped files.
+keeps its shipped files. Every file is checked first as ``report`` checks it (its texts: ids
+shifted by one are refused; every unit scored); two files that give one model's result on one
+benchmark (the same model, convention, variant) are an error naming both, and nothing is
+shipped.
 
     python -m baselines score --model trigram --out results/trigram.jsonl
     python -m space snapshot --from results/
@@ -88,7 +91,7 @@ def snapshot_file(
     ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
     """
     path = Path(path)
-    bench = benchmark_name(sf, path)
+    bench = _benchmark_name(sf, path)
     check_benchmark_file(sf, bench, name=path.name, whole=True)
     return _write(path, sf, bench, folder, linking)
 
@@ -111,7 +114,7 @@ def _write(
     return [shipped.write_family(folder, bench, entry, sf.metadata)]
 
 
-def benchmark_name(sf: ScoresFile, path: str | Path) -> str:
+def _benchmark_name(sf: ScoresFile, path: str | Path) -> str:
     """The benchmark a scores file's ``dataset`` metadata names (LI-Adger when it names none),
     or a :class:`ValueError` naming the file."""
     bench = str(sf.metadata.get("dataset") or LI_ADGER)
@@ -220,7 +223,7 @@ def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, Scor
     for f in files:
         try:
             sf = read_scores(f)
-            bench = benchmark_name(sf, f)
+            bench = _benchmark_name(sf, f)
             check_benchmark_file(sf, bench, name=str(f.relative_to(source)), whole=True)
         except _REFUSED as exc:
             _refuse(f, f.relative_to(source), exc)
