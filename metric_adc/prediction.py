@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike
 from metric_adc.checks import as_numbers, refuse_where
 
 __all__ = [
+    "LOG_PROB_TOLERANCE",
     "SENSITIVITY_THRESHOLD",
     "accuracy_at_k",
     "best_rank",
@@ -40,12 +41,13 @@ __all__ = [
 SENSITIVITY_THRESHOLD: float = 0.01
 """Ettinger's (2020, §7.2) probability-difference threshold of the thresholded sensitivity."""
 
-_LOG_PROB_TOLERANCE = 1e-6
+LOG_PROB_TOLERANCE = 1e-6
+"""How far above 0 a log-probability may be (rounding) and still be read as one (as 0)."""
 
 
 def _log_probs(values: ArrayLike, name: str) -> np.ndarray:
     arr = as_numbers(values, name)
-    bad = np.isnan(arr) | (arr > _LOG_PROB_TOLERANCE)
+    bad = np.isnan(arr) | (arr > LOG_PROB_TOLERANCE)
     refuse_where(arr, bad, name, "natural-log probabilities (<= 0, -inf allowed)")
     return np.minimum(arr, 0.0)
 

@@ -361,7 +361,7 @@ def test_labelled_with_a_fitted_threshold():
     [
         (
             lambda s: s.pop("g2"),
-            r"'scores' lacks 1 unit id\(s\) that comparisons refers to, e\.g\. 'g2'",
+            r"'scores' lacks 1 of the 6 unit id\(s\) that comparisons refers to, e\.g\. 'g2'",
         ),
         (
             lambda s: s.update(zz=1.0),

@@ -126,7 +126,9 @@ def test_a_file_names_its_benchmark(tmp_path):
     with pytest.raises(ValueError, match=r"'dataset' is 'glue', not a benchmark; expected one "
                        r"of \['li_adger', 'blimp', 'npi', 'diagnostics', 'cola'\]"):  # fmt: skip
         read_benchmark_scores(glue)
-    assert read_benchmark_scores(glue, benchmark="npi").benchmark == "npi"
+    npi = [{"id": i, "score": 1.0} for i in load_items("npi").units["id"]]
+    named = write_scores(tmp_path / "n.jsonl", npi, {"dataset": "glue"})
+    assert read_benchmark_scores(named, benchmark="npi").benchmark == "npi"
 
 
 def test_report_on_an_unknown_dataset_is_a_clear_error(tmp_path, capsys):
@@ -184,7 +186,7 @@ def test_report_on_npi_against_the_raw_file(npi_file, capsys):
 
 def test_report_refuses_li_adger_options_on_another_benchmark(npi_file, capsys):
     assert cli.main(["report", str(npi_file), "--prestandardized"]) == 2
-    assert "--prestandardized apply to LI-Adger scores files only" in capsys.readouterr().err
+    assert "--prestandardized applies to LI-Adger scores files only" in capsys.readouterr().err
 
 
 def test_report_on_blimp_with_the_papers_references(tmp_path, capsys):

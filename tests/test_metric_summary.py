@@ -109,7 +109,10 @@ def test_summary_reads_a_results_folder_and_refuses_two_files_of_one_row(tmp_pat
     assert round(out[0]["li_adger_mcc"], 3) == 0.633  # the thesis's Table 2.2 value
     _file(tmp_path, "m2", "npi", _npi_scores(1.0), model="m")
     assert cli.main(["summary", "--results", str(tmp_path), "--no-references"]) == 2
-    assert "two scores files of 'm' on 'npi'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert (
+        f"{tmp_path / 'm2.jsonl'} and {tmp_path / 'npi' / 'm.jsonl'} both give 'm' on 'npi'" in err
+    )
 
 
 def test_summary_reference_rows_hold_the_published_numbers(capsys):

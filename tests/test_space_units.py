@@ -328,7 +328,9 @@ def test_upload_scores_a_valid_file_and_names_it_uniquely(toy, tmp_path):
         KIND_UPLOAD,
         3,
     )
-    assert evaluate_upload(tmp_path / "mine.csv", toy, [u1]).name == "mine #2"
+    with pytest.raises(UploadError, match=r"^mine\.csv and mine\.csv both give 'mine' on"):
+        evaluate_upload(tmp_path / "mine.csv", toy, [u1])  # one result never replaces another
+    assert evaluate_upload(tmp_path / "mine.csv", toy, [u1], name="again").name == "again"
     u3 = evaluate_upload(tmp_path / "mine.csv", toy, [], name="toy-length")
     assert u3.name == "toy-length #2"  # never shadows a shared model
 
@@ -467,7 +469,7 @@ def test_snapshot_refuses_a_file_of_no_benchmark_and_ships_nothing_for_it(tmp_pa
     src = tmp_path / "scores"
     write_scores(src / "x.jsonl", [{"id": "a", "score": 1.0}], {"dataset": "glue"})
     assert main(["--from", str(src), "--to", str(tmp_path / "out"), "--no-ceiling"]) == 1
-    assert "refused x.jsonl: x.jsonl: its 'dataset' metadata is 'glue'" in capsys.readouterr().err
+    assert "refused x.jsonl: its 'dataset' metadata is 'glue'" in capsys.readouterr().err
     assert not list((tmp_path / "out").glob("*/x*"))
 
 

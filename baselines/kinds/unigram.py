@@ -56,6 +56,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from metric_adc.scores.labels import DEFAULT_UNIGRAM_SOURCE
+
 __all__ = [
     "DEFAULT_UNIGRAM_SOURCE",
     "TRIGRAM_FLOOR_LOGPROB",
@@ -68,7 +70,6 @@ __all__ = [
 ]
 
 UNIGRAM_SOURCES: tuple[str, ...] = ("wordfreq", "trigram")
-DEFAULT_UNIGRAM_SOURCE = "wordfreq"
 
 WORDFREQ_FLOOR = 1e-8
 """The frequency of an unknown word for ``wordfreq``: the cutoff of its ``large`` list (Zipf 1),

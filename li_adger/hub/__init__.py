@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from li_adger.io.atomic import atomic_dir
+from li_adger.io.cli_args import output_path
 
 __all__ = [
     "REPO_TYPES",
@@ -233,6 +234,7 @@ def add_push_arguments(parser: argparse.ArgumentParser) -> None:
         "--dry-run",
         metavar="DIR",
         default=None,
+        type=output_path(folder=True),
         help="write the folder that would be uploaded into DIR (new or empty) and upload nothing",
     )
 

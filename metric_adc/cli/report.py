@@ -16,7 +16,8 @@ import sys
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.cli_args import int_at_least
 from metric_adc.cli.common import add_report_options, dump, human_row, li_adger_scores
-from metric_adc.scores.benchmark import read_benchmark_scores
+from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
+from metric_adc.scores.labels import check_distinct
 
 __all__ = ["add_report_parser", "add_reproduce_parser", "run_report", "run_reproduce"]
 
@@ -56,6 +57,12 @@ def add_reproduce_parser(sub) -> argparse.ArgumentParser:
                    help="scores files to evaluate on the same pairs, beside the thesis's models")  # fmt: skip
     p.set_defaults(func=run_reproduce)
     return p
+
+
+def _distinct(files: list[BenchmarkScores]) -> None:
+    """Two files of one table (``reproduce --with``) never share a row's name
+    (:func:`metric_adc.scores.labels.check_distinct`)."""
+    check_distinct((str(bs.path), bs.file.metadata, bs.benchmark) for bs in files)
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -102,8 +109,9 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
              args.prestandardized), ("--pairs thesis", args.pairs != "li_adger"),
              ("--linking", args.linking)) if v]  # fmt: skip
     if given:
+        verb = "applies" if len(given) == 1 else "apply"
         raise ValueError(
-            f"{', '.join(given)} apply to LI-Adger scores files only ({args.scores} is "
+            f"{', '.join(given)} {verb} to LI-Adger scores files only ({args.scores} is "
             f"{bs.benchmark!r})"
         )
     report = benchmark_report(bs, seed=args.seed, n_resamples=args.n_resamples)
@@ -126,6 +134,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from metric_adc.report.li_adger import reproduce_report, thesis_plots
 
     files = [li_adger_scores(path, args, "--with") for path in args.with_scores]
+    _distinct(files)
     report = reproduce_report(files, thesis_dir=args.thesis_dir, deltas=args.delta,
                               human=human_row(args), linking=args.linking)  # fmt: skip
     if args.plots:

@@ -12,7 +12,7 @@ import functools
 
 from li_adger.benchmarks import Items, load_items
 
-__all__ = ["items_of"]
+__all__ = ["items_of", "needed_ids"]
 
 
 @functools.cache
@@ -27,3 +27,23 @@ def items_of(name: str) -> Items:
     2365
     """
     return load_items(name)
+
+
+def needed_ids(items: Items) -> list[str]:
+    """The units a model must score to be evaluated on ``items``: the members of every
+    comparison and every labelled sentence, each once, in order (units in no item may be left
+    out). LI-Adger is evaluated on its pairs: its labels (every sentence's judgement) are not
+    needed, so its 56 sentences in no evaluable pair may be left out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> units = pd.DataFrame({"id": ["a", "b", "c"], "sentence": ["A.", "B.", "C."]})
+    >>> pairs = pd.DataFrame({"pair_id": ["p"], "good_id": ["a"], "bad_id": ["b"]})
+    >>> needed_ids(Items("toy", "pairs", units, pairs))
+    ['a', 'b']
+    """
+    labelled = [] if items.benchmark == "li_adger" else list(items.labels["id"])
+    return list(
+        dict.fromkeys([*items.comparisons["good_id"], *items.comparisons["bad_id"], *labelled])
+    )

@@ -42,12 +42,19 @@ def spec_of(bench: Benchmark | str) -> Benchmark:
 
 
 # ----------------------------------------------------------------------------- inputs
-def _lookup(values: Mapping[str, float], ids: pd.Series, what: str, part: str) -> np.ndarray:
-    missing = [i for i in dict.fromkeys(ids.to_numpy(object)) if i not in values]
+def _require(values: Mapping[str, float], columns: list[pd.Series], what: str, part: str) -> None:
+    """Raise naming every unit id of ``columns`` (together, each once) that ``values`` lacks."""
+    ids = dict.fromkeys(i for c in columns for i in c.to_numpy(object))
+    missing = [i for i in ids if i not in values]
     if missing:
         raise ValueError(
-            f"{what!r} lacks {len(missing)} unit id(s) that {part} refers to, e.g. {missing[0]!r}"
+            f"{what!r} lacks {len(missing)} of the {len(ids)} unit id(s) that {part} refers to, "
+            f"e.g. {missing[0]!r}"
         )
+
+
+def _lookup(values: Mapping[str, float], ids: pd.Series, what: str, part: str) -> np.ndarray:
+    _require(values, [ids], what, part)
     return np.array([values[i] for i in ids.to_numpy(object)], dtype=float)
 
 
@@ -97,6 +104,7 @@ class Outcomes:
 
 def _pair_outcomes(spec: Benchmark, items: Items, scores: Mapping[str, float]) -> pd.DataFrame:
     c = items.comparisons
+    _require(scores, [c["good_id"], c["bad_id"]], "scores", "comparisons")
     delta = _lookup(scores, c["good_id"], "scores", "comparisons") - _lookup(
         scores, c["bad_id"], "scores", "comparisons"
     )
@@ -119,6 +127,7 @@ def _cloze_outcomes(
     items: Items, scores: Mapping[str, float], ranks: Mapping[str, int] | None
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     c = items.comparisons
+    _require(scores, [c["good_id"], c["bad_id"]], "scores", "comparisons")
     good = _lookup(scores, c["good_id"], "scores", "comparisons")
     bad = _lookup(scores, c["bad_id"], "scores", "comparisons")
     item = c["item_id"].to_numpy()

@@ -163,6 +163,7 @@ def fit_morcela(
     if np.isinf(y[keep]).any():
         raise ValueError("'judgement' must be finite or NaN (missing) (got an infinity)")
     x, y = x[keep], y[keep]
+    _check_varies(y)
     rank = int(np.linalg.matrix_rank(x)) if len(x) else 0
     if rank < x.shape[1]:
         raise ValueError(
@@ -171,6 +172,16 @@ def fit_morcela(
         )
     coef = np.linalg.lstsq(x, y, rcond=None)[0]
     return MorcelaFit(*(float(v) for v in coef))
+
+
+def _check_varies(judged: np.ndarray) -> None:
+    """Refuse judgements that leave nothing to fit: all equal, the least-squares slope is 0 up
+    to rounding and β, γ would be ratios of rounding noise."""
+    if judged.size and np.all(judged == judged[0]):
+        raise ValueError(
+            f"nothing to fit: the {judged.size} judged sentence(s) all have the judgement "
+            f"{float(judged[0]):g}; the fit needs judgements that vary"
+        )
 
 
 def phenomenon_folds(phenomena: Sequence[str], *, k: int, seed: int) -> dict[str, int]:
@@ -267,7 +278,9 @@ def cross_fit(
 
     ``judgement`` may be NaN (such a sentence is scored, never fitted on). A sentence's score
     depends on the judgements of the other folds only: changing the judgements of one fold
-    leaves that fold's scores unchanged.
+    leaves that fold's scores unchanged. A fit with nothing to fit is refused with the reason:
+    judgements that are all equal, fewer phenomena than folds, a fold whose other folds do not
+    determine the coefficients.
 
     Examples
     --------
@@ -279,6 +292,10 @@ def cross_fit(
     ([1, 0, 0, 1], [('p1', 'p2'), ('p0', 'p3')])
     >>> [(round(f.fit.beta, 6), round(f.fit.gamma, 6)) for f in out.folds]
     [(0.8, 2.0), (0.8, 2.0)]
+    >>> cross_fit(logp, logpu, n, np.full(20, 0.5), [f"p{i % 4}" for i in range(20)], k=2, seed=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: nothing to fit: the 20 judged sentence(s) all have the judgement 0.5; the fit needs judgements that vary
     """
     lp, uni, length = _inputs(logprob, unigram_logprob, n)
     y = as_numbers(judgement, "judgement")
@@ -287,6 +304,14 @@ def cross_fit(
         raise ValueError(
             f"'judgement' and 'phenomenon' must have one entry per sentence "
             f"(got {len(y)} and {len(names)} for {len(lp)})"
+        )
+    _check_varies(y[~np.isnan(y)])
+    distinct = len(set(names))
+    if isinstance(k, int) and not isinstance(k, bool) and k >= 2 and distinct < k:
+        raise ValueError(
+            f"nothing to fit by {k}-fold cross-validation over phenomena: the sentences have "
+            f"{distinct} phenomen{'on' if distinct == 1 else 'a'}, fewer than the {k} folds "
+            f"(give k between 2 and the number of phenomena, or more phenomena)"
         )
     of = phenomenon_folds(names, k=k, seed=seed)
     fold = np.array([of[p] for p in names], dtype=int)

@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from metric_adc import core
@@ -45,6 +46,7 @@ __all__ = [
     "LINKING_FIELDS",
     "fitted_note",
     "has_linking_fields",
+    "linked_metadata",
     "linking_rows",
     "linking_scores",
 ]
@@ -72,6 +74,25 @@ def has_linking_fields(sf: ScoresFile) -> bool:
     return all(name in sf.fields for name in LINKING_FIELDS)
 
 
+def linked_metadata(sf: ScoresFile, name: str) -> dict:
+    """The metadata of the rows of linking function ``name`` computed from ``sf``: named as a
+    file of that variant would be (:func:`~metric_adc.scores.labels.row_label`), its unigram
+    source kept only when the function uses unigrams.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({"model": "m", "kind": "causal", "variant": "slor",
+    ...                  "linking": {"unigram": {"source": "trigram"}}}, ["a"], np.zeros(1))
+    >>> row_label(linked_metadata(sf, "normlp")), row_label(linked_metadata(sf, "meanlp"))
+    ('m (normlp, default, trigram unigrams)', 'm (meanlp, default)')
+    """
+    metadata = {**sf.metadata, "model": sf.model, "variant": name}
+    if name != FITTED and not LINKING_FUNCTIONS[name].needs_unigrams:
+        metadata.pop("linking", None)
+    return metadata
+
+
 def _field(sf: ScoresFile, name: str, linking: str) -> list:
     if name not in sf.fields:
         have = ", ".join(sorted(sf.fields)) or "none"
@@ -81,6 +102,28 @@ def _field(sf: ScoresFile, name: str, linking: str) -> list:
             "or normlp to write logprob, unigram_logprob, n_words and n_tokens"
         )
     return sf.fields[name]
+
+
+_NEEDS = {
+    "logprob": "a natural-log probability <= 0",
+    "unigram_logprob": "a natural-log probability <= 0",
+    "n_words": "a length >= 1",
+    "n_tokens": "a length >= 1",
+}
+
+
+def _checked(sf: ScoresFile, field: str, linking: str) -> list:
+    """The values of a linking field, each checked (:data:`_NEEDS`); a bad one raises naming
+    the file, the record's line and id, and the field."""
+    values = _field(sf, field, linking)
+    for k, v in enumerate(values):
+        bad = v < 1 if field.startswith("n_") else not v <= 0.0
+        if bad:
+            raise ValueError(
+                f"{sf.where(k)}: --linking {linking} needs {field!r} to be {_NEEDS[field]} "
+                f"(got {v!r})"
+            )
+    return values
 
 
 def _sentence_facts() -> tuple[dict[str, float], dict[str, str]]:
@@ -116,7 +159,9 @@ def linking_scores(
 
     ``fitted`` is fitted to LI-Adger's judgements, with ``k`` folds of its phenomena dealt by
     ``seed``; every id must be an LI-Adger sentence, and every pair of ``pairs`` (when given)
-    must have both members in one fold.
+    must have both members in one fold. A record whose field the function cannot take (a
+    log-probability above 0, a length of 0) is a :class:`ValueError` naming the file, the
+    record's line and id, and the field.
 
     Examples
     --------
@@ -126,6 +171,11 @@ def linking_scores(
     ...     "n_tokens": [4, 4]})
     >>> linking_scores(sf, "slor")[0], linking_scores(sf, "meanlp")[0]
     ({'a': 1.0, 'b': 1.0}, {'a': -2.25, 'b': -2.0})
+    >>> linking_scores(ScoresFile({}, ["a"], np.zeros(1), fields={"logprob": [-9.0],
+    ...     "unigram_logprob": [-3.0], "n_words": [0]}), "slor")
+    Traceback (most recent call last):
+    ...
+    ValueError: record 1 (id 'a'): --linking slor needs 'n_words' to be a length >= 1 (got 0)
     >>> linking_scores(sf, "morcela")
     Traceback (most recent call last):
     ...
@@ -134,18 +184,27 @@ def linking_scores(
     if name not in LINKING_CHOICES:
         choices = ", ".join(repr(c) for c in LINKING_CHOICES)
         raise ValueError(f"--linking must be one of {choices} (got {name!r})")
-    logprob = _field(sf, "logprob", name)
+    logprob = _checked(sf, "logprob", name)
     if name != FITTED:
         function = LINKING_FUNCTIONS[name]
-        n = _field(sf, "n_tokens" if name in _PER_TOKEN else "n_words", name)
-        unigram = _field(sf, "unigram_logprob", name) if function.needs_unigrams else None
-        scores = {
-            i: function.from_totals(logprob[j], n[j], None if unigram is None else unigram[j])
-            for j, i in enumerate(sf.ids)
-        }
+        n = _checked(sf, "n_tokens" if name in _PER_TOKEN else "n_words", name)
+        unigram = _checked(sf, "unigram_logprob", name) if function.needs_unigrams else None
+        scores = {}
+        for j, i in enumerate(sf.ids):
+            uni = None if unigram is None else unigram[j]
+            try:
+                value = function.from_totals(logprob[j], n[j], uni)
+            except ValueError as exc:  # normlp of a unigram log-probability of 0
+                raise ValueError(f"{sf.where(j)}: --linking {name}: {exc}") from None
+            if not math.isfinite(value):
+                raise ValueError(
+                    f"{sf.where(j)}: --linking {name} gives {value} (its fields are too far "
+                    "apart for a float)"
+                )
+            scores[i] = value
         return scores, None
-    unigram = _field(sf, "unigram_logprob", name)
-    n_words = _field(sf, "n_words", name)
+    unigram = _checked(sf, "unigram_logprob", name)
+    n_words = _checked(sf, "n_words", name)
     judgements, phenomena = _sentence_facts()
     unknown = [i for i in sf.ids if i not in phenomena]
     if unknown:
@@ -225,8 +284,7 @@ def linking_rows(
             note = fitted_note(fit)
         else:
             note = _unigram_note(sf) if name in ("normlp", "slor") else None
-        # the row names the linking function as a file of that variant would be named
-        metadata = {**sf.metadata, "model": sf.model, "variant": name}
+        metadata = linked_metadata(sf, name)
         shown.append(
             evaluate_on_pairs(
                 scores,

@@ -26,6 +26,7 @@ from metric_adc.report.references import reference_rows
 from metric_adc.rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.file import ScoresFileError
+from metric_adc.scores.labels import check_distinct
 from metric_adc.thesis.models import reproduce_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
 
@@ -68,7 +69,9 @@ in progress, ``.trigram.jsonl.k3j_9xq2.tmp.jsonl``, or anything in a dot-prefixe
 
 def scores_files(folder: str | os.PathLike) -> list[Path]:
     """The scores files in a folder and its subfolders (``results/trigram.jsonl``,
-    ``results/blimp/trigram.jsonl``, …), sorted by path.
+    ``results/blimp/trigram.jsonl``, …), sorted by path; dot-prefixed files and folders (a
+    writer's temporary files) are skipped. A folder that holds none is an error: a summary of
+    no file would show the reference rows alone.
 
     Examples
     --------
@@ -80,17 +83,27 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     ...     _ = (d / name).write_text("")
     >>> [p.relative_to(d).as_posix() for p in scores_files(d)]
     ['a.csv', 'b.jsonl', 'blimp/b.jsonl']
+    >>> scores_files(d / "blimp" / "b.jsonl")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: --results: ...b.jsonl is not a folder
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"--results: {folder} is not a folder")
-    return sorted(
+    found = sorted(
         p
         for p in folder.rglob("*")
         if p.is_file()
         and p.suffix in SCORES_SUFFIXES
         and not any(part.startswith(".") for part in p.relative_to(folder).parts)
     )
+    if not found:
+        raise FileNotFoundError(
+            f"--results: {folder} holds no scores file (*{', *'.join(SCORES_SUFFIXES)}, in it "
+            "or its subfolders); write some with python -m baselines score --out DIR"
+        )
+    return found
 
 
 def summary_row(
@@ -214,7 +227,8 @@ def summarize_files(
 ) -> list[dict]:
     """Summary rows (:data:`SUMMARY_KEYS`): one per row label of the files,
     in the order the labels first appear, then the reference rows. Two files of one label on
-    one benchmark are an error naming both. ``check_text`` is that of
+    one benchmark are an error naming both
+    (:func:`~metric_adc.scores.labels.check_distinct`, a ``DuplicateResultError``). ``check_text`` is that of
     :func:`~metric_adc.scores.benchmark.read_benchmark_scores`.
 
     Examples
@@ -222,17 +236,11 @@ def summarize_files(
     >>> [r["model"] for r in summarize_files([], references=False)]
     []
     """
+    read = [read_benchmark_scores(path, check_text=check_text) for path in paths]
+    check_distinct((str(bs.path), bs.file.metadata, bs.benchmark) for bs in read)
     groups: dict[str, list[BenchmarkScores]] = {}
-    for path in paths:
-        bs = read_benchmark_scores(path, check_text=check_text)
-        group = groups.setdefault(bs.model, [])
-        clash = next((g for g in group if g.benchmark == bs.benchmark), None)
-        if clash is not None:
-            raise ValueError(
-                f"two scores files of {bs.model!r} on {bs.benchmark!r}: {clash.path} and {path} "
-                "(give one of them)"
-            )
-        group.append(bs)
+    for bs in read:
+        groups.setdefault(bs.model, []).append(bs)
     out = []
     for label, files in groups.items():
         mine: list[dict] = [r for bs in files for r in model_rows(bs, seed=seed)]

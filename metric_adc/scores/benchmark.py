@@ -9,19 +9,21 @@ that names the known benchmarks, unless the caller names the benchmark itself
 
 The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``), when it has
 them, are checked against the benchmark's units (:func:`metric_adc.scores.checks.check_texts`; skipped
-with ``check_text=False``, ``--no-text-check``), and a LI-Adger file that leaves sentences out
-gets the warning of :func:`metric_adc.scores.checks.check_coverage` (an error when it lacks an id a pair needs or has one
-LI-Adger lacks).
+with ``check_text=False``, ``--no-text-check``), and its ids by
+:func:`metric_adc.scores.checks.check_coverage`: an id the benchmark lacks, or no score for a
+member of a LI-Adger pair, is an error naming the file; a LI-Adger file that leaves out
+sentences in no pair gets a warning.
 
 Examples
 --------
 >>> import tempfile, pathlib
 >>> from metric_adc.scores.file import write_scores
+>>> ids = items_of("npi").units["id"]
 >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "s.jsonl",
-...                  [{"id": "a", "score": -1.0}], {"model": "m", "dataset": "npi"})
+...                  [{"id": i, "score": -1.0} for i in ids], {"model": "m", "dataset": "npi"})
 >>> bs = read_benchmark_scores(p)
->>> bs.benchmark, bs.model, bs.scores
-('npi', 'm', {'a': -1.0})
+>>> bs.benchmark, bs.model, len(bs.scores)
+('npi', 'm', 7717)
 """
 
 from __future__ import annotations
@@ -33,9 +35,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
-from metric_adc.family.items import items_of
+from metric_adc.family.items import items_of, needed_ids
 from metric_adc.family.outcomes import KINDS
-from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage, check_texts
+from metric_adc.prediction import LOG_PROB_TOLERANCE
+from metric_adc.scores.checks import (
+    UnscoredSentencesWarning,
+    check_coverage,
+    check_log_probs,
+    check_unit_texts,
+)
 from metric_adc.scores.file import ScoresFile, read_scores
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -94,9 +102,6 @@ class BenchmarkScores:
     file: ScoresFile
 
 
-_TEXT_FIELDS = ("sentence", "context", "completion")
-
-
 def read_benchmark_scores(
     path: str | os.PathLike, *, benchmark: str | None = None, check_text: bool = True
 ) -> BenchmarkScores:
@@ -114,13 +119,15 @@ def read_benchmark_scores(
     --------
     >>> import tempfile, pathlib
     >>> from metric_adc.scores.file import write_scores
+    >>> units = items_of("diagnostics").units
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "s.jsonl",
-    ...     [{"id": "x", "context": "A", "completion": "b", "score": -2.0, "rank": 3}],
+    ...     [{"id": i, "context": c, "completion": w, "score": -2.0, "rank": 3}
+    ...      for i, c, w in zip(units["id"], units["context"], units["completion"])],
     ...     {"model": "smollm2", "kind": "causal", "variant": "logprob",
     ...      "convention": "harness", "dataset": "diagnostics"})
     >>> bs = read_benchmark_scores(p)
-    >>> bs.model, bs.convention, bs.kind, bs.ranks
-    ('smollm2 (logprob, harness)', 'harness', 'causal', {'x': 3})
+    >>> bs.model, bs.convention, bs.kind, bs.ranks["CPRAG-102.0.chess"]
+    ('smollm2 (logprob, harness)', 'harness', 'causal', 3)
     """
     path = Path(path)
     sf = read_scores(path)
@@ -147,14 +154,24 @@ def read_benchmark_scores(
 
 
 def check_benchmark_file(
-    sf: ScoresFile, benchmark: str, *, name: str, check_text: bool = True
+    sf: ScoresFile,
+    benchmark: str,
+    *,
+    name: str,
+    check_text: bool = True,
+    whole: bool = False,
 ) -> str | None:
     """The checks of a scores file read for ``benchmark``, in one place for the commands and
-    the Space: its texts are the benchmark's (:func:`~metric_adc.scores.checks.check_texts`, when
-    ``check_text`` and the file has text fields), and a LI-Adger file follows the coverage rule
-    (:func:`~metric_adc.scores.checks.check_coverage`). Returns the coverage note (``None`` when every
-    sentence is scored); raises :class:`~metric_adc.scores.file.ScoresFileError` naming
-    ``name``.
+    the Space (upload, ``space snapshot``): its texts are the benchmark's
+    (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``: ids shifted by one
+    are refused); an id the benchmark lacks is refused
+    (:func:`~metric_adc.scores.checks.check_coverage`), and so is an unscored unit that
+    :func:`~metric_adc.family.items.needed_ids` lists, on LI-Adger always (a member of a pair),
+    elsewhere with ``whole`` (a caller that evaluates the whole benchmark; a report may take a
+    file of some of its groups); a cloze file's scores are log-probabilities
+    (:func:`~metric_adc.scores.checks.check_log_probs`). Returns LI-Adger's coverage note
+    (``None`` when every sentence is scored, and on another benchmark); raises
+    :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
 
     Examples
     --------
@@ -164,20 +181,25 @@ def check_benchmark_file(
     Traceback (most recent call last):
     ...
     metric_adc.scores.file.ScoresFileError: s.jsonl: 1 sentence id(s) unknown to LI-Adger, e.g. 'x' (expected ids of its 4,178 sentences, such as '32.1.martin.1a.g.01')
+    >>> one = items_of("npi").units["id"][:1].tolist()
+    >>> check_benchmark_file(ScoresFile({}, one, np.zeros(1)), "npi", name="n.jsonl") is None
+    True
+    >>> check_benchmark_file(ScoresFile({}, one, np.zeros(1)), "npi", name="n.jsonl", whole=True)
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores.file.ScoresFileError: n.jsonl: no score for 7,716 of the 7,717 sentences the npi pairs need, e.g. ...
     """
-    given = [f for f in _TEXT_FIELDS if f in sf.fields]
-    if check_text and given:
-        units = items_of(benchmark).units
-        for field in given:
-            if field in units.columns:
-                texts = dict(zip(units["id"], units[field], strict=True))
-                check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
-    if benchmark != DEFAULT_BENCHMARK:
-        return None
     items = items_of(benchmark)
-    return check_coverage(
+    if check_text:
+        check_unit_texts(sf, items.units, name=name)
+    li_adger = benchmark == DEFAULT_BENCHMARK
+    note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),
-        needed=[*items.comparisons["good_id"], *items.comparisons["bad_id"]],
+        needed=needed_ids(items) if li_adger or whole else (),
         name=name,
+        dataset="LI-Adger" if li_adger else benchmark,
     )
+    if BENCHMARKS[benchmark].form == "cloze":
+        check_log_probs(sf, name=name, benchmark=benchmark, tolerance=LOG_PROB_TOLERANCE)
+    return note if benchmark == DEFAULT_BENCHMARK else None

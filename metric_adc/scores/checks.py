@@ -1,9 +1,10 @@
 """A scores file against its dataset: the same texts under the same ids, and which sentences
 were scored.
 
-Two checks for every caller (the commands, the ``evaluate`` module, the Space):
-:func:`check_texts`, a scores file's texts against the dataset's (ids shifted by one are
-refused, not evaluated), and :func:`check_coverage`, the rule for a file that leaves sentences
+Two checks for every caller (the commands, the ``evaluate`` module, the Space, ``space
+snapshot``): :func:`check_texts`, a scores file's texts against the dataset's (ids shifted by one
+are refused, not evaluated; :func:`check_unit_texts` checks every text field of a file against a
+benchmark's units), and :func:`check_coverage`, the rule for a file that leaves sentences
 out (refused when it lacks a pair member, else accepted with a warning saying over how many
 sentences the z-scores are taken).
 """
@@ -13,9 +14,22 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from metric_adc.scores.file import ScoresFileError
+import numpy as np
+import pandas as pd
 
-__all__ = ["UnscoredSentencesWarning", "check_coverage", "check_texts"]
+from metric_adc.scores.file import ScoresFile, ScoresFileError
+
+__all__ = [
+    "TEXT_FIELDS",
+    "UnscoredSentencesWarning",
+    "check_coverage",
+    "check_log_probs",
+    "check_texts",
+    "check_unit_texts",
+]
+
+TEXT_FIELDS = ("sentence", "context", "completion")
+"""The record fields that hold a unit's text, checked against the benchmark's."""
 
 
 def _normal(text: str) -> str:
@@ -75,6 +89,51 @@ def check_texts(
         f"{dataset_texts[i]!r:.80} in the dataset ({len(differ):,} of {n_checked:,} {field}s "
         f"differ{hint})"
     )
+
+
+def check_unit_texts(sf: ScoresFile, units: pd.DataFrame, *, name: str) -> None:
+    """Check every text field of ``sf`` (:data:`TEXT_FIELDS`) that ``units`` (a benchmark's
+    units: ``id`` and text columns) also has, by :func:`check_texts`; a field either lacks is
+    not checked.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> units = pd.DataFrame({"id": ["a", "b"], "sentence": ["Kim left.", "Kim lefted."]})
+    >>> sf = ScoresFile({}, ["a", "b"], np.zeros(2), fields={"sentence": ["Kim lefted.", "x"]})
+    >>> check_unit_texts(sf, units, name="s.jsonl")
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores.file.ScoresFileError: s.jsonl: the sentence of id 'a' is not the dataset's: 'Kim lefted.' in the file, 'Kim left.' in the dataset (2 of 2 sentences differ; the dataset gives the file's text to id 'b': are the ids shifted?)
+    """
+    for field in TEXT_FIELDS:
+        if field in sf.fields and field in units.columns:
+            texts = dict(zip(units["id"], units[field], strict=True))
+            check_texts(sf.ids, sf.fields[field], texts, name=name, field=field)
+
+
+def check_log_probs(sf: ScoresFile, *, name: str, benchmark: str, tolerance: float) -> None:
+    """Refuse a cloze file's score that is not a natural-log probability (``<= tolerance``,
+    ``-inf`` allowed): the scores of a cloze benchmark are compared as probabilities. The
+    message names the file, the record's line and id, and the field.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sf = ScoresFile({}, ["a", "b"], np.array([-1.0, 0.5]), source="/tmp/s.jsonl", lines=[2, 3])
+    >>> check_log_probs(sf, name="s.jsonl", benchmark="diagnostics", tolerance=1e-6)
+    Traceback (most recent call last):
+    ...
+    metric_adc.scores.file.ScoresFileError: s.jsonl line 3 (id 'b'): 'score' must be a natural-log probability <= 0 on the cloze benchmark 'diagnostics' (got 0.5; 1 of 2 scores are not)
+    """
+    bad = np.flatnonzero(sf.scores > tolerance)
+    if bad.size:
+        k = int(bad[0])
+        raise ScoresFileError(
+            f"{sf.where(k, name)}: 'score' must be a natural-log probability <= 0 on the cloze "
+            f"benchmark {benchmark!r} (got {float(sf.scores[k])!r}; {bad.size:,} of "
+            f"{len(sf):,} scores are not)"
+        )
 
 
 class UnscoredSentencesWarning(UserWarning):

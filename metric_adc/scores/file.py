@@ -143,6 +143,26 @@ class ScoresFile:
     fields: dict[str, list] = field(default_factory=dict)
     """The optional fields of :data:`RECORD_FIELDS` the records carry (``sentence`` included),
     each a list parallel to :attr:`ids`."""
+    source: str | None = None
+    """The file it was read from (``None`` when made in memory)."""
+    lines: list[int] | None = None
+    """The line of the file each record is on, parallel to :attr:`ids` (``None`` without)."""
+
+    def where(self, k: int, name: str | None = None) -> str:
+        """Record ``k`` as the user finds it: the file (``name``, else :attr:`source`), its line
+        and its id.
+
+        Examples
+        --------
+        >>> ScoresFile({}, ["a", "b"], np.zeros(2), source="s.jsonl", lines=[2, 4]).where(1)
+        "s.jsonl line 4 (id 'b')"
+        >>> ScoresFile({}, ["a"], np.zeros(1)).where(0)
+        "record 1 (id 'a')"
+        """
+        source = name if name is not None else self.source
+        if source is not None and self.lines is not None:
+            return f"{source} line {self.lines[k]} (id {self.ids[k]!r})"
+        return f"{source + ' ' if source else ''}record {k + 1} (id {self.ids[k]!r})"
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -158,8 +178,8 @@ class ScoresFile:
 
         Examples
         --------
-        >>> ScoresFile({"model": "smollm2", "variant": "logprob"}, [], np.array([])).label
-        'smollm2 (logprob)'
+        >>> ScoresFile({"model": "trigram", "kind": "ngram", "variant": "slor"}, [], np.array([])).label
+        'trigram (slor)'
         >>> ScoresFile({}, [], np.array([])).label
         'unnamed'
         """
@@ -338,16 +358,19 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
     _check_metadata(meta, where)
     ids: list[str] = []
     scores: list[float] = []
+    numbers: list[int] = []
     columns: dict[str, list] = {name: [] for name in RECORD_FIELDS}
     for lineno, rec in lines:
         i, score = _record(rec, f"{name} line {lineno}", columns)
         ids.append(i)
         scores.append(score)
+        numbers.append(lineno)
     if not ids:
         raise ScoresFileError(f"{name}: no score records after the metadata line")
     fields = _check_fields(columns, ids, name)
     _check_unique(ids, name)
-    return ScoresFile(meta, ids, np.array(scores, dtype=float), fields.get("sentence"), fields)
+    values = np.array(scores, dtype=float)
+    return ScoresFile(meta, ids, values, fields.get("sentence"), fields, name, numbers)
 
 
 def _read_csv(text: str, name: str) -> ScoresFile:
@@ -361,8 +384,10 @@ def _read_csv(text: str, name: str) -> ScoresFile:
         )
     ids: list[str] = []
     scores: list[float] = []
+    numbers: list[int] = []
     for lineno, row in rows:
         where = f"{name} line {lineno}"
+        numbers.append(lineno)
         if len(row) != 2:
             raise ScoresFileError(
                 f"{where}: expected 2 columns 'id,score' (got {len(row)}: {shown(row)})"
@@ -382,6 +407,8 @@ def _read_csv(text: str, name: str) -> ScoresFile:
         {"format": FORMAT, "version": VERSION, "source_format": "csv"},
         ids,
         np.array(scores, dtype=float),
+        source=name,
+        lines=numbers,
     )
 
 

@@ -47,6 +47,26 @@ FRAME_COLUMNS = [
 """The columns of :attr:`LiAdger.frame` (one row per pair), in order."""
 
 
+def pair_units(frame: pd.DataFrame) -> pd.DataFrame:
+    """The sentences of a pairs frame (:data:`FRAME_COLUMNS`) as units ``id, sentence``, each
+    once: the LI-Adger texts the app holds, against which a scores file's texts are checked.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"good_id": ["g1", "g1"], "good_sentence": ["A.", "A."],
+    ...                   "bad_id": ["b1", "b2"], "bad_sentence": ["B.", "C."]})
+    >>> pair_units(f).values.tolist()
+    [['g1', 'A.'], ['b1', 'B.'], ['b2', 'C.']]
+    """
+    units = pd.DataFrame(
+        {
+            "id": [*frame["good_id"], *frame["bad_id"]],
+            "sentence": [*frame["good_sentence"], *frame["bad_sentence"]],
+        }
+    )
+    return units.drop_duplicates("id").reset_index(drop=True)
+
+
 @dataclass(frozen=True)
 class LiAdger:
     """The LI-Adger pairs as the app shows them.

@@ -37,7 +37,7 @@ from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc.pairs import PairTable
 from space.data import shipped
 from space.data.benchmark_data import FAMILY, BenchmarkData
-from space.data.dataset import load_li_adger
+from space.data.dataset import load_li_adger, pair_units
 from space.data.entries import Ceiling, ModelEntry, entry_from_scores
 from space.data.kinds import KIND_SHIPPED, KIND_THESIS
 from space.data.names import unique_name
@@ -241,7 +241,9 @@ def load_space_data(
         notes.append(
             f"The results folder `{folder}` is a file, not a folder: nothing read from it."
         )
-    local = ResultsFolder() if folder is None else load_results(folder, li.pairs)
+    local = (
+        ResultsFolder() if folder is None else load_results(folder, li.pairs, pair_units(li.frame))
+    )
     store = _store(folder, results_repo, hub_api)
     submissions = None
     if store is not None:

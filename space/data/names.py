@@ -8,7 +8,7 @@ from collections.abc import Collection
 from metric_adc.scores.file import ScoresFile
 from metric_adc.scores.labels import row_label
 
-__all__ = ["model_name", "slug", "unique_name"]
+__all__ = ["identity", "model_name", "slug", "unique_name"]
 
 
 def slug(name: str) -> str:
@@ -41,6 +41,26 @@ def model_name(sf: ScoresFile, fallback: str) -> str:
     if not str(sf.metadata.get("model") or "").strip():
         return fallback
     return row_label(sf.metadata)
+
+
+def identity(sf: ScoresFile, fallback: str, name: str | None = None) -> dict:
+    """What tells a scores file's result apart from another's
+    (:func:`metric_adc.scores.labels.check_distinct`): its metadata, with the model it is shown
+    as: ``name`` when the user gave one, else the metadata's ``model``, else ``fallback`` (the
+    file's name, as :func:`model_name` falls back to it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> identity(ScoresFile({"model": "gpt2", "variant": "slor"}, [], np.array([])), "f")
+    {'model': 'gpt2', 'variant': 'slor'}
+    >>> identity(ScoresFile({"source_format": "csv"}, [], np.array([])), "mine")
+    {'source_format': 'csv', 'model': 'mine'}
+    >>> identity(ScoresFile({"model": "gpt2"}, [], np.array([])), "f", name=" my run ")
+    {'model': 'my run'}
+    """
+    model = (name or "").strip() or str(sf.metadata.get("model") or "").strip() or fallback
+    return {**sf.metadata, "model": model}
 
 
 def unique_name(name: str, taken: Collection[str]) -> str:

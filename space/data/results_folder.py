@@ -14,9 +14,13 @@ import logging
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.pairs import PairTable
+from metric_adc.scores.checks import TEXT_FIELDS, check_unit_texts
 from metric_adc.scores.file import ScoresFileError, read_scores
+from metric_adc.scores.labels import check_distinct
 from space.data.benchmark_data import (
     FAMILY,
     LI_ADGER,
@@ -28,7 +32,7 @@ from space.data.benchmark_data import (
 from space.data.entries import ModelEntry, entry_from_scores
 from space.data.kinds import KIND_RESULTS
 from space.data.moderation import APPROVED, PENDING
-from space.data.names import model_name
+from space.data.names import identity, model_name
 
 __all__ = [
     "RESULTS_DIR_ENV",
@@ -105,13 +109,20 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     return sorted(p for p in root.rglob("*") if wanted(p))
 
 
-def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
+def load_results(
+    folder: str | os.PathLike, pairs: PairTable, units: pd.DataFrame | None = None
+) -> ResultsFolder:
     """Every valid scores file in ``folder`` (:func:`scores_files`: with its subfolders), by the
     benchmark its ``dataset`` metadata names (LI-Adger when it names none, e.g. a CSV).
+    ``units`` are the LI-Adger sentences the app holds (:func:`space.data.dataset.pair_units`;
+    ``None``: an LI-Adger file's texts are not checked); another benchmark's come with its items.
 
-    A missing folder holds nothing. A file that fails validation or evaluation, or names a
-    benchmark whose source files are not available, is skipped with its reason, so one bad
-    file never stops the app.
+    A missing folder holds nothing. A file that fails validation (its texts included: ids
+    shifted by one, :func:`metric_adc.scores.checks.check_unit_texts`) or evaluation, that gives
+    a result an earlier file of the folder gives (the same model, convention, variant and
+    benchmark: :func:`metric_adc.scores.labels.check_distinct`, both files named), or names a
+    benchmark whose source files are not available, is skipped with its reason, so one bad file
+    never stops the app.
 
     Examples
     --------
@@ -120,11 +131,18 @@ def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
     ([], {}, [])
     """
     out = ResultsFolder()
+    shown: list[tuple[str, dict, str]] = []
     for path in scores_files(folder):
         try:
             sf = read_scores(path)
             bench = str(sf.metadata.get("dataset") or LI_ADGER)
             name = model_name(sf, path.stem)
+            if bench in BENCHMARKS and any(f in sf.fields for f in TEXT_FIELDS):
+                known = units if bench == LI_ADGER else benchmark_items(bench).units
+                if known is not None:
+                    check_unit_texts(sf, known, name=str(path))
+            this = (str(path.relative_to(folder)), identity(sf, path.stem), bench)
+            check_distinct([*shown, this], advice="the first is shown")
             if bench == LI_ADGER:
                 entry = entry_from_scores(sf.as_dict(), pairs, name=name, kind=KIND_RESULTS)
                 out.li_adger.append(entry)
@@ -141,4 +159,6 @@ def load_results(folder: str | os.PathLike, pairs: PairTable) -> ResultsFolder:
         except (ScoresFileError, ValueError, ItemsUnavailable) as exc:
             log.warning("results file skipped: %s: %s", path, exc)
             out.skipped.append((path.name, str(exc).replace(f"{path}: ", "")))
+            continue
+        shown.append(this)
     return out

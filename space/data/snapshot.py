@@ -10,7 +10,10 @@ linking). The thesis's 8 reference models (the z-scores of its published outputs
 :mod:`metric_adc.thesis.outputs` finds them), the benchmarks' reference rows and the human
 ceiling (the README's split count and seed) are written too when their source files are
 available; otherwise the shipped ones stay. Nothing else is touched: a model not in ``DIR``
-keeps its shipped files.
+keeps its shipped files. Every file is checked first as ``report`` checks it (its texts: ids
+shifted by one are refused; every unit scored); two files that give one model's result on one
+benchmark (the same model, convention, variant) are an error naming both, and nothing is
+shipped.
 
     python -m baselines score --model trigram --out results/trigram.jsonl
     python -m space snapshot --from results/
@@ -24,20 +27,24 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from li_adger.benchmarks import BENCHMARKS, benchmark, load_items
+from li_adger.benchmarks import BENCHMARKS, benchmark
+from li_adger.io.cli_args import output_path
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc import rows
 from metric_adc.ceiling.compute import human_ceiling
+from metric_adc.family.items import items_of
 from metric_adc.linking.rows import (
     LINKING_CHOICES,
     fitted_note,
     has_linking_fields,
+    linked_metadata,
     linking_scores,
 )
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.report.references import reference_results
-from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
-from metric_adc.scores.labels import row_label
+from metric_adc.scores.benchmark import check_benchmark_file
+from metric_adc.scores.file import ScoresFile, read_scores
+from metric_adc.scores.labels import DuplicateResultError, check_distinct, row_label
 from space.data import shipped
 from space.data.benchmark_data import FAMILY, LI_ADGER, family_entry_from_scores
 from space.data.kinds import KIND_SHIPPED
@@ -54,7 +61,7 @@ def _linked(
     written = []
     for name in linking:
         scores, fit = linking_scores(sf, name, pairs=pairs)
-        metadata = {**sf.metadata, "model": sf.model, "variant": name}
+        metadata = linked_metadata(sf, name)
         label = row_label(metadata)
         note = None if fit is None else fitted_note(fit)
         row = rows.evaluate_on_pairs(scores, pairs, model=label, note=note)
@@ -68,9 +75,12 @@ def snapshot_file(
     """Write one scores file's shipped results into ``folder``; return the files written.
 
     ``linking`` names linking functions to ship as models of their own when the file carries
-    the linking fields (an LI-Adger file of ``--variant slor`` or ``normlp``). Raises
-    :class:`ValueError` when its ``dataset`` is not a benchmark or a unit lacks a score, and the
-    source lookup's errors when a benchmark's items cannot be read.
+    the linking fields (an LI-Adger file of ``--variant slor`` or ``normlp``). The file is
+    checked as the commands check it (:func:`metric_adc.scores.benchmark.check_benchmark_file`:
+    its texts are the benchmark's, ids shifted by one refused; every unit an item needs is
+    scored). Raises :class:`ValueError` (a ``ScoresFileError`` for the checks) when its
+    ``dataset`` is not a benchmark or a check fails, and the source lookup's errors when a
+    benchmark's items cannot be read.
 
     Examples
     --------
@@ -81,11 +91,15 @@ def snapshot_file(
     ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
     """
     path = Path(path)
-    bench = str(sf.metadata.get("dataset") or LI_ADGER)
-    if bench not in BENCHMARKS:
-        raise ValueError(
-            f"{path.name}: its 'dataset' metadata is {bench!r}; expected one of {list(BENCHMARKS)}"
-        )
+    bench = _benchmark_name(sf, path)
+    check_benchmark_file(sf, bench, name=path.name, whole=True)
+    return _write(path, sf, bench, folder, linking)
+
+
+def _write(
+    path: Path, sf: ScoresFile, bench: str, folder: str | Path, linking: Sequence[str]
+) -> list[Path]:
+    """Write a checked scores file's shipped results (:func:`snapshot_file`)."""
     name = model_name(sf, path.stem)
     if bench == LI_ADGER:
         scores = sf.as_dict()
@@ -95,9 +109,32 @@ def snapshot_file(
         if linking and has_linking_fields(sf):
             written += _linked(sf, pairs, linking, folder)
         return written
-    items = load_items(bench)
+    items = items_of(bench)
     entry = family_entry_from_scores(benchmark(bench), items, sf, name=name, kind=KIND_SHIPPED)
     return [shipped.write_family(folder, bench, entry, sf.metadata)]
+
+
+def _benchmark_name(sf: ScoresFile, path: str | Path) -> str:
+    """The benchmark a scores file's ``dataset`` metadata names (LI-Adger when it names none),
+    or a :class:`ValueError` naming the file."""
+    bench = str(sf.metadata.get("dataset") or LI_ADGER)
+    if bench not in BENCHMARKS:
+        raise ValueError(
+            f"{Path(path).name}: its 'dataset' metadata is {bench!r}; expected one of "
+            f"{list(BENCHMARKS)}"
+        )
+    return bench
+
+
+def _linking_note(sf: ScoresFile, bench: str, linking: Sequence[str]) -> str | None:
+    """Why ``--linking`` does not apply to a file (``None`` when it does)."""
+    if not linking:
+        return None
+    if bench != LI_ADGER:
+        return f"--linking applies to LI-Adger files only (this one is {bench!r})"
+    if not has_linking_fields(sf):
+        return "--linking needs the fields logprob, unigram_logprob and n_words (--variant slor)"
+    return None
 
 
 def snapshot_references(folder: str | Path) -> list[Path]:
@@ -142,6 +179,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="source", metavar="DIR", help="scores files to ship")
     p.add_argument(
         "--to",
+        type=output_path(folder=True),
         default=str(shipped.SHIPPED_DIR),
         metavar="DIR",
         help=f"the shipped results folder (default {shipped.SHIPPED_DIR})",
@@ -166,25 +204,55 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; 0 when every file was shipped, 1 when some were refused."""
-    p = _parser()
-    args = p.parse_args(argv)
-    files: list[Path] = []
-    if args.source is not None:
-        source = Path(args.source)
-        if not source.is_dir():
-            p.error(f"--from {source}: not a folder")
-        files = scores_files(source)
-    refused = 0
+_REFUSED = (ValueError, SourceNotFoundError, ChecksumError)
+"""A file's errors that refuse it and ship the others (a ``ScoresFileError`` is a ValueError)."""
+
+
+def _refuse(path: Path, shown: Path, exc: Exception) -> None:
+    """Say on standard error that a file was refused, naming it once as ``--from`` shows it."""
+    message = str(exc).replace(str(path), str(shown))
+    if not message.startswith((str(shown), path.name)):
+        message = f"{shown}: {message}"
+    print(f"refused {message}", file=sys.stderr)
+
+
+def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, ScoresFile, str]], int]:
+    """The files that pass the checks of :func:`snapshot_file`, each with its benchmark, and
+    the number refused (each said on standard error)."""
+    out, refused = [], 0
     for f in files:
         try:
-            written = snapshot_file(f, read_scores(f), args.to, linking=args.linking)
-        except (ScoresFileError, ValueError, SourceNotFoundError, ChecksumError) as exc:
-            print(f"refused {f.relative_to(args.source)}: {exc}", file=sys.stderr)
+            sf = read_scores(f)
+            bench = _benchmark_name(sf, f)
+            check_benchmark_file(sf, bench, name=str(f.relative_to(source)), whole=True)
+        except _REFUSED as exc:
+            _refuse(f, f.relative_to(source), exc)
             refused += 1
             continue
-        print(f"{f.relative_to(args.source)} → {', '.join(str(w) for w in written)}")
+        out.append((f, sf, bench))
+    return out, refused
+
+
+def _ship(checked: Sequence[tuple[Path, ScoresFile, str]], args: argparse.Namespace) -> int:
+    """Ship every checked file (:func:`snapshot_file`); the number refused."""
+    refused = 0
+    for f, sf, bench in checked:
+        shown = f.relative_to(args.source)
+        try:
+            written = _write(f, sf, bench, args.to, args.linking)
+        except _REFUSED as exc:
+            _refuse(f, shown, exc)
+            refused += 1
+            continue
+        if note := _linking_note(sf, bench, args.linking):
+            print(f"{shown}: {note}; shipped without linking models", file=sys.stderr)
+        print(f"{shown} → {', '.join(str(w) for w in written)}")
+    return refused
+
+
+def _ship_references(args: argparse.Namespace) -> None:
+    """Ship the thesis's models, the reference rows and the human ceiling, each kept as
+    shipped when its sources are not available."""
     if not args.no_thesis:
         try:
             written = snapshot_thesis(args.to, args.thesis_outputs)
@@ -204,6 +272,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"human ceiling kept as shipped: {exc}", file=sys.stderr)
         else:
             print(f"ceiling → {shipped.write_ceiling(args.to, record)}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; 0 when every file was shipped, 1 when some were refused, 2 when two
+    files give one model's result on one benchmark (nothing is shipped) or ``--to`` cannot be
+    written."""
+    p = _parser()
+    args = p.parse_args(argv)
+    files: list[Path] = []
+    if args.source is not None:
+        source = Path(args.source)
+        if not source.is_dir():
+            p.error(f"--from {source}: not a folder")
+        files = scores_files(source)
+    checked, refused = _checked(files, Path(args.source or "."))
+    try:
+        check_distinct((str(f.relative_to(args.source)), sf.metadata, b) for f, sf, b in checked)
+    except DuplicateResultError as exc:
+        print(f"error: {exc}; nothing shipped", file=sys.stderr)
+        return 2
+    try:
+        refused += _ship(checked, args)
+        _ship_references(args)
+    except OSError as exc:
+        print(f"error: cannot write into --to {args.to}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 1 if refused else 0
 
 

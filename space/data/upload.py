@@ -11,14 +11,19 @@ metadata, is LI-Adger's). It is checked against that benchmark's units and evalu
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
-from metric_adc.scores.checks import check_coverage
+from metric_adc.family.items import needed_ids
+from metric_adc.prediction import LOG_PROB_TOLERANCE
+from metric_adc.scores.checks import check_coverage, check_log_probs, check_unit_texts
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
+from metric_adc.scores.labels import DuplicateResultError, check_distinct
 from space.data.benchmark_data import (
     LI_ADGER,
     TITLES,
@@ -26,10 +31,11 @@ from space.data.benchmark_data import (
     ItemsUnavailable,
     family_entry_from_scores,
 )
+from space.data.dataset import pair_units
 from space.data.entries import ModelEntry, entry_from_scores
 from space.data.kinds import KIND_UPLOAD
 from space.data.moderation import scores_only
-from space.data.names import model_name, unique_name
+from space.data.names import identity, model_name, unique_name
 from space.data.space_data import SpaceData
 
 __all__ = [
@@ -60,13 +66,16 @@ class Upload:
     :class:`~space.data.entries.ModelEntry` on LI-Adger, else a
     :class:`~space.data.benchmark_data.FamilyEntry`), the scores file without the units' texts
     (:func:`space.data.submissions.scores_only`: a session holds no more than it needs), its
-    file name, and whether the session submitted it for review."""
+    file name, whether the session submitted it for review, and what identifies its result
+    (the file's metadata with the name it was uploaded under as its ``model``:
+    :func:`metric_adc.scores.labels.check_distinct`; ``None``: not compared)."""
 
     benchmark: str
     entry: ModelEntry | FamilyEntry
     sf: ScoresFile
     file: str
     submitted: bool = False
+    identity: Mapping | None = None
 
     @property
     def name(self) -> str:
@@ -91,20 +100,39 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
     return names | {u.name for u in uploads}
 
 
-def _check_ids(sf: ScoresFile, known: Sequence[str], needed: Sequence[str], what: str) -> None:
-    """The commands' coverage rule (:func:`metric_adc.scores.checks.check_coverage`) over the app's
-    units of the benchmark: an unknown id or an unscored unit that ``needed`` lists is refused;
-    units in no item may be left out."""
+def _check(
+    sf: ScoresFile,
+    units: pd.DataFrame,
+    known: Sequence[str],
+    needed: Sequence[str],
+    *,
+    what: str,
+    file: str,
+    cloze: bool = False,
+) -> None:
+    """The commands' checks over the app's units of the benchmark: the file's texts are the
+    units' (:func:`metric_adc.scores.checks.check_unit_texts`: ids shifted by one are refused),
+    the coverage rule (:func:`metric_adc.scores.checks.check_coverage`: an unknown id or an
+    unscored unit that ``needed`` lists is refused; units in no item may be left out), and on a
+    cloze benchmark scores that are log-probabilities
+    (:func:`metric_adc.scores.checks.check_log_probs`, naming the record's line and id)."""
     try:
-        check_coverage(sf.ids, known, needed=needed, name="the file", dataset=what)
+        check_unit_texts(sf, units, name=file)
+        check_coverage(sf.ids, known, needed=needed, name=file, dataset=what)
+        if cloze:
+            check_log_probs(sf, name=file, benchmark=what, tolerance=LOG_PROB_TOLERANCE)
     except ScoresFileError as exc:
-        raise UploadError(str(exc).removeprefix("the file: ")) from None
+        raise UploadError(str(exc)) from None
 
 
-def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEntry | FamilyEntry:
+def _evaluate(
+    sf: ScoresFile, data: SpaceData, bench: str, name: str, file: str
+) -> ModelEntry | FamilyEntry:
     if bench == LI_ADGER:
         p = data.pairs
-        _check_ids(sf, list(p.judgements), [*p.good_ids, *p.bad_ids], "LI-Adger")
+        units = pair_units(data.frame)
+        needed = [*p.good_ids, *p.bad_ids]
+        _check(sf, units, list(p.judgements), needed, what="LI-Adger", file=file)
         return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
     view = data.benchmarks.get(bench)
     if view is None:
@@ -113,13 +141,9 @@ def _evaluate(sf: ScoresFile, data: SpaceData, bench: str, name: str) -> ModelEn
         items = view.load_items()
     except ItemsUnavailable as exc:
         raise UploadError(str(exc)) from None
-    units = items.units["id"].tolist()
-    needed = [
-        *items.comparisons.get("good_id", []),
-        *items.comparisons.get("bad_id", []),
-        *items.labels.get("id", []),
-    ]
-    _check_ids(sf, units, needed, bench)
+    known = items.units["id"].tolist()
+    cloze = view.spec.form == "cloze"
+    _check(sf, items.units, known, needed_ids(items), what=bench, file=file, cloze=cloze)
     return family_entry_from_scores(view.spec, items, sf, name=name, kind=KIND_UPLOAD)
 
 
@@ -135,8 +159,10 @@ def evaluate_upload(
 
     The message names the file by its own name (never the server's temporary path) and says
     what was expected and what was found: wrong columns, an unknown benchmark, unknown or
-    duplicate ids, missing sentences, non-numeric / NaN / infinite scores, an empty or too
-    large file. ``name`` overrides the model name (default: the file's ``model`` metadata,
+    duplicate ids, missing sentences, texts that are not the benchmark's (ids shifted by one),
+    non-numeric / NaN / infinite scores, an empty or too large file, a result this session
+    already holds (the same model, convention, variant and benchmark as an earlier upload,
+    both files named). ``name`` overrides the model name (default: the file's ``model`` metadata,
     else its file name); a name already shown gets a ``#2`` suffix.
 
     Examples
@@ -170,14 +196,29 @@ def evaluate_upload(
             f"{list(BENCHMARKS)} (the benchmark the file scores)"
         )
     wanted = (name or "").strip() or model_name(sf, path.stem)
+    named = identity(sf, path.stem, name)
+    earlier = [(u.file, u.identity, u.benchmark) for u in uploads if u.identity is not None]
+    try:
+        check_distinct(
+            [*earlier, (path.name, named, bench)],
+            advice="this session holds the first: upload this one under another name, or "
+            "reload the page to start afresh",
+        )
+    except DuplicateResultError as exc:
+        raise UploadError(str(exc)) from None
     unique = unique_name(wanted, taken_names(data, uploads))
     try:
-        entry = _evaluate(sf, data, bench, unique)
+        entry = _evaluate(sf, data, bench, unique, path.name)
     except UploadError as exc:
-        raise UploadError(f"{path.name}: {exc}") from None
+        message = str(exc)
+        raise UploadError(
+            message
+            if message.startswith((f"{path.name}: ", f"{path.name} line "))
+            else f"{path.name}: {message}"
+        ) from None
     except ValueError as exc:
         raise UploadError(f"{path.name}: {_readable(str(exc), path)}") from None
-    return Upload(bench, entry, scores_only(sf), path.name)
+    return Upload(bench, entry, scores_only(sf), path.name, identity=named)
 
 
 def _readable(message: str, path: Path) -> str:

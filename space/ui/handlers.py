@@ -312,6 +312,9 @@ def upload(data: SpaceData, path, name: str, delta: float, uploads: list[Upload]
         u = evaluate_upload(path, data, uploads, name=name)
     except UploadError as exc:
         return f"⚠️ **Refused:** {exc}", uploads, _submit_choices(uploads)
+    except OSError as exc:  # the uploaded file vanished or cannot be read
+        message = f"cannot read the uploaded file: {exc.strerror or exc}"
+        return f"⚠️ **Refused:** {message}", uploads, _submit_choices(uploads)
     new = [*uploads, u]
     return upload_summary(u, data, shown_delta(delta)), new, _submit_choices(new)
 
@@ -358,6 +361,9 @@ def submit(
         )  # fmt: skip
     except (SubmitError, StoreError) as exc:
         return f"⚠️ **Not submitted:** {exc}", uploads, _submit_choices(uploads)
+    except OSError as exc:  # a store that does not wrap the filesystem's errors
+        message = f"cannot write to {data.submissions.store.where}: {exc.strerror or exc}"
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads)
     marked = [dataclasses.replace(x, submitted=True) if x is u else x for x in uploads]
     by = f" by {login}" if login else ""
     status = (
