@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from baselines.distributed import Launch, rank_device, score_units, start, stop
 from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
 from li_adger.io.cli_args import int_at_least, run_command
@@ -198,10 +199,9 @@ def precision_of(precision: str | None, dtype: str | None) -> str | None:
     return DTYPES[dtype]
 
 
-def _score(args: argparse.Namespace) -> int:
+def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.registry import build_scorer, default_batch_size
-    from baselines.run import score_to_file
     from baselines.units import DATASETS, can_score, dataset_metadata, load_units
 
     engine_args = parse_engine_args(args.engine_arg)
@@ -228,7 +228,7 @@ def _score(args: argparse.Namespace) -> int:
         args.model,
         kind=args.kind,
         variant=args.variant,
-        device=args.device,
+        device=rank_device(args.device, launch),
         batch_size=None if args.batch_size == "auto" else args.batch_size,
         precision=precision_of(args.precision, args.dtype),
         unigram=args.unigram,
@@ -262,12 +262,13 @@ def _score(args: argparse.Namespace) -> int:
             batch_size = auto_batch_size(scorer, units.texts, default=default)
             print(f"--batch-size auto: {batch_size}", file=sys.stderr)
         loaded = time.perf_counter()
-        out = score_to_file(
+        out = score_units(
             scorer,
             units.ids,
             units.texts,
             Path(args.out) / f"{dataset}.jsonl" if every else args.out,
             dataset=dataset,
+            launch=launch,
             batch_size=batch_size,
             progress=not args.quiet,
             resume=not args.fresh,
@@ -278,12 +279,13 @@ def _score(args: argparse.Namespace) -> int:
             },
         )
         done = time.perf_counter()
-        print(
-            f"wrote {len(units.ids)} scores to {out} "
-            f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
-            f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
-            file=sys.stderr,
-        )
+        if launch is None or launch.is_main:
+            print(
+                f"wrote {len(units.ids)} scores to {out} "
+                f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
+                f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -315,7 +317,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."
             warnings.showwarning = _show_warning
-            return _score(args)
+            launch = start()  # under torchrun or accelerate launch: one shard per process
+            try:
+                return _score(args, launch)
+            finally:
+                stop(launch)
     except (ValueError, ImportError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
