@@ -10,6 +10,7 @@ Usage::
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
                               [--revision REV] [--runtime torch|onnx] [--threads N]
                               [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
+                              [--device-map auto [--max-memory SPEC] [--offload-folder DIR]]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -17,7 +18,9 @@ Usage::
 and each benchmark goes to ``<out>/<benchmark>.jsonl`` (a benchmark whose units the model
 cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed line). Scores
 are cached as they go; rerunning the same command after an interruption resumes (``--fresh``
-starts over). ``models`` lists the built-in offline models.
+starts over). Under ``torchrun --nproc_per_node N`` or ``accelerate launch --num_processes N``
+the same command scores one shard per process (:mod:`baselines.distributed`). ``models`` lists
+the built-in offline models.
 
 Examples
 --------
@@ -34,6 +37,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import Launch, rank_device, score_units, start, stop
 from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
@@ -43,6 +47,13 @@ __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
 
 _positive_int = int_at_least(1)
+
+
+def _max_memory(text: str) -> dict[int | str, int | str]:
+    try:
+        return parse_max_memory(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("--max-memory: ")) from None
 
 
 def _batch_size(text: str) -> int | str:
@@ -159,6 +170,23 @@ def build_parser() -> argparse.ArgumentParser:
         "(repeatable; VALUE parsed as JSON where it parses, else a string)",
     )
     score.add_argument(
+        "--device-map",
+        choices=DEVICE_MAPS,
+        help="causal LMs, --engine hf: load a model larger than one device through "
+        "accelerate (layers on the GPUs, then the CPU, then disk; docs/scorers.md)",
+    )
+    score.add_argument(
+        "--max-memory",
+        type=_max_memory,
+        help="with --device-map auto: memory per device, DEVICE=SIZE,... (e.g. "
+        "0=20GiB,1=20GiB,cpu=64GiB) or a JSON object; what does not fit goes to disk",
+    )
+    score.add_argument(
+        "--offload-folder",
+        help="with --device-map auto: where layers offloaded to disk go (checkpoints in "
+        "safetensors need none: their layers are read in place)",
+    )
+    score.add_argument(
         "--fresh", action="store_true", help="ignore cached scores from an earlier run"
     )
     score.add_argument(
@@ -212,6 +240,11 @@ def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             "--threads applies to --engine hf; vLLM's CPU worker binds its own threads "
             "(set VLLM_CPU_OMP_THREADS_BIND, e.g. 0-1)"
         )
+    if launch is not None and args.device_map is not None:
+        raise ValueError(
+            "--device-map spreads one model over the devices of one process; under torchrun or "
+            "accelerate launch every process holds its own model on its own device"
+        )
     if args.threads is not None:
         import torch
 
@@ -237,6 +270,9 @@ def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         runtime=args.runtime,
         engine=args.engine,
         engine_args=engine_args,
+        device_map=args.device_map,
+        max_memory=args.max_memory,
+        offload_folder=args.offload_folder,
         progress=False,
     )
     default = default_batch_size(args.model, scorer.kind)
