@@ -207,7 +207,8 @@ def _read_shard(
     dataset = str(meta.get("dataset"))
     if fingerprint(theirs, dataset) != fingerprint(scorer_meta, dataset):
         return None
-    if any(meta.get(k) != v for k, v in extra.items()) or len(records) != len(texts):
+    same = json.dumps({k: meta.get(k) for k in extra}, sort_keys=True, default=str)
+    if same != json.dumps(dict(extra), sort_keys=True, default=str) or len(records) != len(texts):
         return None
     for record, text in zip(records, texts, strict=True):
         if any(record.get(k) != v for k, v in text.items()):

@@ -119,6 +119,34 @@ def test_a_tiny_causal_lm_on_two_processes_under_accelerate(dataset, tmp_path):
     assert b.metadata["world_size"] == 2
 
 
+def test_a_finished_shard_is_reused_by_the_relaunch(dataset, tmp_path):
+    """Rank 1 finished its shard file before the launch died: the relaunch takes its records
+    as they are (one is marked here) and scores only rank 0's shard."""
+    from baselines.registry import build_scorer
+    from baselines.run import score_to_file
+    from baselines.units import dataset_metadata, load_units
+
+    units = load_units(str(dataset))
+    out = tmp_path / "two.jsonl"
+    mine = shard([len(t) for t in units.texts], 2)[1]
+    finished = score_to_file(
+        build_scorer("trigram"), [units.ids[k] for k in mine], [units.texts[k] for k in mine],
+        shard_path(out, Launch(2, 1, 1)), dataset=str(dataset), progress=False,
+        extra_metadata=dataset_metadata(str(dataset)),
+    )  # fmt: skip
+    meta, records = lines(finished)
+    marked = json.loads(records[0])
+    marked["score"] = 1000.0
+    finished.write_text("\n".join([json.dumps(meta), json.dumps(marked), *records[1:]]) + "\n")
+    done = run(torchrun(2, "--model", "trigram", "--dataset", str(dataset), "--out", str(out)),
+               tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    scores = read_scores(out)
+    assert scores.ids == units.ids
+    assert scores.as_dict()[marked["id"]] == 1000.0
+    assert not finished.exists()
+
+
 def test_a_failing_process_fails_the_launch_with_its_error(dataset, tmp_path):
     out = tmp_path / "two.jsonl"
     blocked = shard_path(out, Launch(2, 1, 1))
