@@ -87,7 +87,7 @@ def measure_launched(
         )
         if done.returncode != 0:
             raise RuntimeError(
-                f"the scoring command on {processes} processes failed (exit {done.returncode}): "
+                f"the scoring command failed on {processes} process(es) (exit {done.returncode}): "
                 f"{done.stderr[-2000:]}"
             )
         load_seconds, seconds = parse_seconds(done.stderr)
