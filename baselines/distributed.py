@@ -191,10 +191,15 @@ def shard_path(out: str | Path, launch: Launch) -> Path:
 
 
 def _read_shard(
-    path: Path, scorer_meta: Mapping[str, Any], extra: Mapping[str, Any], texts: list[dict]
+    path: Path,
+    scorer_meta: Mapping[str, Any],
+    dataset: str,
+    extra: Mapping[str, Any],
+    units: list[dict],
 ) -> tuple[dict, list[dict]] | None:
     """A finished shard file's metadata and records, if it is this run's shard (same scorer
-    settings, dataset and units); ``None`` when it is missing or is not."""
+    settings, dataset and units: ``units`` are each unit's ``id`` and text fields); ``None``
+    when it is missing or is not."""
     from baselines.resume import fingerprint
 
     try:
@@ -203,15 +208,16 @@ def _read_shard(
         records = [json.loads(line) for line in lines[1:]]
     except (OSError, ValueError, IndexError):
         return None
+    if not isinstance(meta, dict) or meta.get("dataset") != dataset:
+        return None
     theirs = {k: meta.get(k) for k in scorer_meta}
-    dataset = str(meta.get("dataset"))
     if fingerprint(theirs, dataset) != fingerprint(scorer_meta, dataset):
         return None
     same = json.dumps({k: meta.get(k) for k in extra}, sort_keys=True, default=str)
-    if same != json.dumps(dict(extra), sort_keys=True, default=str) or len(records) != len(texts):
+    if same != json.dumps(dict(extra), sort_keys=True, default=str) or len(records) != len(units):
         return None
-    for record, text in zip(records, texts, strict=True):
-        if any(record.get(k) != v for k, v in text.items()):
+    for record, unit in zip(records, units, strict=True):
+        if not isinstance(record, dict) or any(record.get(k) != v for k, v in unit.items()):
             return None
     return meta, records
 
@@ -244,7 +250,7 @@ def score_units(
     """:func:`baselines.run.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
     written it when this returns (``torch.distributed`` must be initialised)."""
-    from baselines.run import _text_fields, score_to_file
+    from baselines.run import _check_inputs, _text_fields, score_to_file
 
     if launch is None:
         return score_to_file(
@@ -260,7 +266,8 @@ def score_units(
         )
     import torch.distributed as dist
 
-    ids, units, out = [str(i) for i in ids], list(units), Path(out)
+    ids, units = _check_inputs(ids, units)  # the one-process run's errors, before any scoring
+    out = Path(out)
     if not units:
         raise ValueError("no units to score (got an empty dataset)")
     if out.is_dir():
@@ -268,8 +275,8 @@ def score_units(
     mine = shard([unit_length(u) for u in units], launch.world_size)[launch.rank]
     path = shard_path(out, launch)
     extra = dict(extra_metadata or {})
-    texts = [_text_fields(units[k]) for k in mine]
-    found = _read_shard(path, scorer.metadata(), extra, texts) if resume else None
+    expected = [{"id": ids[k], **_text_fields(units[k])} for k in mine]
+    found = _read_shard(path, scorer.metadata(), dataset, extra, expected) if resume else None
     if mine and found is None:
         score_to_file(
             scorer,
@@ -282,7 +289,7 @@ def score_units(
             resume=resume,
             extra_metadata=extra,
         )
-        found = _read_shard(path, scorer.metadata(), extra, texts)
+        found = _read_shard(path, scorer.metadata(), dataset, extra, expected)
         if found is None:
             raise RuntimeError(f"rank {launch.rank}: the shard file {path} cannot be read back")
     meta, records = found if found is not None else (None, [])
