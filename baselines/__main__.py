@@ -11,6 +11,7 @@ Usage::
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
                               [--revision REV] [--runtime torch|onnx] [--threads N]
                               [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
+                              [--device-map auto [--max-memory SPEC] [--offload-folder DIR]]
                               [--fresh] [--quiet]
     python -m baselines models
 
@@ -20,8 +21,10 @@ cannot score, e.g. cloze units for a CoLA classifier, is skipped with a printed 
 dataset is read, and its source files verified, before the model loads. Scores are cached as
 they go; rerunning the same command after an interruption resumes: a scores file finished by
 a run with the same model, settings and data is kept (:mod:`baselines.finished`), the
-unfinished benchmark resumes from its cache (``--fresh`` starts over). ``models`` lists the
-built-in offline models, each with its local file or folder (e.g. for lm-evaluation-harness's
+unfinished benchmark resumes from its cache (``--fresh`` starts over). Under ``torchrun
+--nproc_per_node N`` or ``accelerate launch --num_processes N`` the same command scores one
+shard per process (:mod:`baselines.distributed`). ``models`` lists the built-in offline
+models, each with its local file or folder (e.g. for lm-evaluation-harness's
 ``--model_args pretrained=FOLDER``).
 
 Examples
@@ -39,6 +42,8 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from baselines.device_map import DEVICE_MAPS, parse_max_memory
+from baselines.distributed import Launch, rank_device, score_units, start, stop
 from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
 from li_adger.io.cli_args import int_at_least, run_command
@@ -47,6 +52,13 @@ __all__ = ["DTYPES", "build_parser", "main", "precision_of"]
 
 
 _positive_int = int_at_least(1)
+
+
+def _max_memory(text: str) -> dict[int | str, int | str]:
+    try:
+        return parse_max_memory(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("--max-memory: ")) from None
 
 
 def _batch_size(text: str) -> int | str:
@@ -173,6 +185,23 @@ def build_parser() -> argparse.ArgumentParser:
         "(repeatable; VALUE parsed as JSON where it parses, else a string)",
     )
     score.add_argument(
+        "--device-map",
+        choices=DEVICE_MAPS,
+        help="causal LMs, --engine hf: load a model larger than one device through "
+        "accelerate (layers on the GPUs, then the CPU, then disk; docs/scorers.md)",
+    )
+    score.add_argument(
+        "--max-memory",
+        type=_max_memory,
+        help="with --device-map auto: memory per device, DEVICE=SIZE,... (e.g. "
+        "0=20GiB,1=20GiB,cpu=64GiB) or a JSON object; what does not fit goes to disk",
+    )
+    score.add_argument(
+        "--offload-folder",
+        help="with --device-map auto: where layers offloaded to disk go (checkpoints in "
+        "safetensors need none: their layers are read in place)",
+    )
+    score.add_argument(
         "--fresh", action="store_true", help="ignore cached scores from an earlier run"
     )
     score.add_argument(
@@ -220,11 +249,11 @@ def _subset_text(text: str) -> str:
     return ",".join(t.strip() for t in text.split(",") if t.strip())
 
 
-def _score(args: argparse.Namespace) -> int:
+def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.finished import finished_problem, load_all
     from baselines.registry import build_scorer, default_batch_size
-    from baselines.run import run_metadata, score_to_file
+    from baselines.run import run_metadata
     from baselines.units import DATASETS, can_score, dataset_metadata
     from li_adger.io.atomic import remove_temporaries
 
@@ -235,6 +264,11 @@ def _score(args: argparse.Namespace) -> int:
         raise ValueError(
             "--threads applies to --engine hf; vLLM's CPU worker binds its own threads "
             "(set VLLM_CPU_OMP_THREADS_BIND, e.g. 0-1)"
+        )
+    if launch is not None and args.device_map is not None:
+        raise ValueError(
+            "--device-map spreads one model over the devices of one process; under torchrun or "
+            "accelerate launch every process holds its own model on its own device"
         )
     if args.threads is not None:
         import torch
@@ -261,7 +295,7 @@ def _score(args: argparse.Namespace) -> int:
         args.model,
         kind=args.kind,
         variant=args.variant,
-        device=args.device,
+        device=rank_device(args.device, launch),
         batch_size=None if args.batch_size == "auto" else args.batch_size,
         precision=precision_of(args.precision, args.dtype),
         unigram=args.unigram,
@@ -270,6 +304,9 @@ def _score(args: argparse.Namespace) -> int:
         runtime=args.runtime,
         engine=args.engine,
         engine_args=engine_args,
+        device_map=args.device_map,
+        max_memory=args.max_memory,
+        offload_folder=args.offload_folder,
         progress=False,
     )
     if args.threads is not None and scorer.kind == "ngram":
@@ -322,24 +359,26 @@ def _score(args: argparse.Namespace) -> int:
         if args.batch_size is not None:
             extra["batch_size"] = batch_size
         loaded = time.perf_counter()
-        out = score_to_file(
+        out = score_units(
             scorer,
             units.ids,
             units.texts,
             out,
             dataset=dataset,
+            launch=launch,
             batch_size=batch_size,
             progress=not args.quiet,
             resume=not args.fresh,
             extra_metadata=extra,
         )
         done = time.perf_counter()
-        print(
-            f"wrote {len(units.ids)} scores to {out} "
-            f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
-            f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
-            file=sys.stderr,
-        )
+        if launch is None or launch.is_main:
+            print(
+                f"wrote {len(units.ids)} scores to {out} "
+                f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
+                f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -375,7 +414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."
             warnings.showwarning = _show_warning
-            return _score(args)
+            launch = start()  # under torchrun or accelerate launch: one shard per process
+            try:
+                return _score(args, launch)
+            finally:
+                stop(launch)
     except (ValueError, ImportError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

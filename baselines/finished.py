@@ -39,8 +39,9 @@ from baselines.units import Units, load_units
 
 __all__ = ["finished_problem", "load_all"]
 
-_NOT_SETTINGS = FINGERPRINT_EXCLUDES | {"format", "version"}
-"""Metadata keys of a scores file that do not tell runs apart."""
+_NOT_SETTINGS = FINGERPRINT_EXCLUDES | {"format", "version", "world_size"}
+"""Metadata keys of a scores file that do not tell runs apart (a data-parallel run's file is
+the one-process file, with its ``world_size``)."""
 
 
 def _verify_sources(dataset: str) -> None:

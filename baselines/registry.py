@@ -276,10 +276,14 @@ class ScorerFactory:
 
 # causal and masked LMs get NormLP and SLOR through a unigram model (baselines/kinds/linked.py)
 _LINKED_OPTIONS = ("variant", "device", "precision", "unigram", "revision")
+# causal LMs of the hf engine load larger-than-one-device models (baselines/device_map.py)
+_BIG_MODEL_OPTIONS = ("device_map", "max_memory", "offload_folder")
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
     "causal": ScorerFactory(
-        linked_factory(_causal, "logprob"), (*_LINKED_OPTIONS, "convention"), ("batch_size",)
+        linked_factory(_causal, "logprob"),
+        (*_LINKED_OPTIONS, "convention", *_BIG_MODEL_OPTIONS),
+        ("batch_size",),
     ),
     "mlm": ScorerFactory(
         linked_factory(_mlm, "original"), (*_LINKED_OPTIONS, "runtime"), ("progress",)
@@ -343,6 +347,9 @@ def build_scorer(
     runtime: str | None = None,
     engine: str = "hf",
     engine_args: Mapping[str, Any] | None = None,
+    device_map: str | None = None,
+    max_memory: Mapping[int | str, int | str] | None = None,
+    offload_folder: str | None = None,
     progress: bool = True,
 ) -> Scorer:
     """Build the scorer for ``model``.
@@ -356,7 +363,9 @@ def build_scorer(
     branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
     encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``engine`` what runs
     a causal LM (``hf``, the default, or ``vllm`` with its ``engine_args``,
-    :mod:`baselines.engines`). ``None`` options take the scorer's defaults; an option the kind
+    :mod:`baselines.engines`); ``device_map="auto"`` (with ``max_memory`` per device and an
+    ``offload_folder``) loads a causal LM larger than one device (:mod:`baselines.device_map`).
+    ``None`` options take the scorer's defaults; an option the kind
     (:data:`SCORER_FACTORIES`) or the engine (:data:`ENGINE_FACTORIES`) does not take is an
     error, raised before any model loads.
     ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
@@ -379,6 +388,10 @@ def build_scorer(
     Traceback (most recent call last):
     ...
     ValueError: engine 'vllm' scores causal language models only; 'trigram' is of kind 'ngram'
+    >>> build_scorer("trigram", device_map="auto")
+    Traceback (most recent call last):
+    ...
+    ValueError: device_map does not apply to kind 'ngram' (got 'auto')
     """
     model = _model_name(model)
     if engine not in ENGINES:
@@ -404,6 +417,9 @@ def build_scorer(
         "revision": revision,
         "runtime": runtime,
         "engine_args": dict(engine_args) if engine_args else None,
+        "device_map": device_map,
+        "max_memory": dict(max_memory) if max_memory else None,
+        "offload_folder": offload_folder,
     }
     options = {name: value for name, value in given.items() if value is not None}
     if revision is not None and model in BUILTIN_MODELS:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from baselines.device_map import from_pretrained_options, map_devices
 from baselines.fast.packing import PACK_WIDTH, Packing, pack, row_positions
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import scorer_identity
@@ -136,6 +137,10 @@ class CausalLMScorer(CausalScorerBase):
         ``"default"`` or ``"harness"`` (lm-evaluation-harness's scoring); see the module docs.
     name:
         The model name written to the scores file (default: ``model_name_or_path``).
+    device_map, max_memory, offload_folder:
+        ``device_map="auto"`` loads a model larger than one device through accelerate's
+        big-model inference (GPUs, then CPU, then disk; :mod:`baselines.device_map`), instead
+        of onto ``device``.
     extra_metadata:
         More facts to write to the scores file (e.g. where the weights came from).
 
@@ -186,6 +191,9 @@ class CausalLMScorer(CausalScorerBase):
         revision: str | None = None,
         name: str | None = None,
         extra_metadata: Mapping[str, Any] | None = None,
+        device_map: str | None = None,
+        max_memory: Mapping[int | str, int | str] | None = None,
+        offload_folder: str | None = None,
     ) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -199,9 +207,17 @@ class CausalLMScorer(CausalScorerBase):
         source = str(model_name_or_path)
         hub = hub_options(revision)
         tokenizer = AutoTokenizer.from_pretrained(source, **hub)
-        model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **hub)
+        if device_map is None and (max_memory or offload_folder):
+            raise ValueError("max_memory and offload_folder apply with device_map='auto' only")
+        if device_map is None:
+            model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **hub).to(
+                torch_device
+            )
+        else:
+            placed = from_pretrained_options(device_map, max_memory, offload_folder)
+            model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **placed, **hub)
         self._setup(
-            model.to(torch_device),
+            model,
             tokenizer,
             name=name or source,
             variant=variant,
@@ -265,7 +281,9 @@ class CausalLMScorer(CausalScorerBase):
         self.model = model.eval()
         self.batch_size = batch_size
         self._extra = dict(extra_metadata or {})
-        self._head = plain_head(model)
+        # a device-mapped model's output layer may be on disk: its hooks run it in forward()
+        self._mapped = map_devices(model)
+        self._head = plain_head(model) if self._mapped is None else None
         self._packs = self._head is not None and packing_isolates(self._head[0])
 
     # -- the model -----------------------------------------------------------------------------
@@ -279,7 +297,8 @@ class CausalLMScorer(CausalScorerBase):
         scored token."""
         import torch
 
-        device = next(self.model.parameters()).device
+        # a device-mapped model's hooks move the inputs to each layer's device
+        device = "cpu" if self._mapped else next(self.model.parameters()).device
         order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
         out: list[list[float]] = [[] for _ in encoded]
         rows: list[Any] = [None for _ in encoded]
@@ -366,7 +385,7 @@ class CausalLMScorer(CausalScorerBase):
             "context_token": self.context_token,
             "context_token_id": self.context_token_id,
             "dtype": str(parameter.dtype).removeprefix("torch."),
-            "device": parameter.device.type,
+            "device": self._mapped or parameter.device.type,
             "max_length": self.max_length,
             **self._extra,
             "convention": self.convention,

@@ -6,9 +6,11 @@ unique sentences, :func:`blimp_sentences`) with each engine of ``python -m basel
 ``engine``): the ``hf`` engine in this interpreter, vLLM in the interpreter of the environment
 that has it (``--vllm-python``, default ``.venv-vllm/bin/python``). Each process loads the
 model, scores warm-up sentences untimed (vLLM's first requests are slow), then the sentences
-in calls of ``--batch-size``. It prints each engine's load time, sentences per second and
-largest |Δ| from the ``hf`` engine's scores (one process: the reference), and with ``--json``
-saves them. Method and results: ``docs/speed.md`` (Engines).
+in calls of ``--batch-size``. After the ``hf`` engine come the rows of the scoring command
+itself on the ``hf`` engine (``--processes``: 1 process, and 2 processes of 1 thread each under
+``torchrun``, :mod:`tools.speed.launched`). It prints each row's load time, sentences per
+second and largest |Δ| from the ``hf`` engine's scores (one process: the reference), and with
+``--json`` saves them. Method and results: ``docs/speed.md`` (Engines).
 
 Examples
 --------
@@ -20,9 +22,9 @@ Examples
 ...                        "sentences_per_s": 2.0, "max_abs_diff": 0.0057}]}
 >>> print(format_engines(result))
 engines: smollm2 on 2 BLiMP sentences (seed 0, convention default); X, 2 CPUs
-engine    load s   sentences/s   max |Δ| from hf
-hf           1.0          4.00           0.0e+00
-vllm        30.0          2.00           5.7e-03
+engine                 load s   sentences/s   max |Δ| from hf
+hf                        1.0          4.00           0.0e+00
+vllm                     30.0          2.00           5.7e-03
 """
 
 from __future__ import annotations
@@ -82,6 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--engines", nargs="+", choices=("hf", "vllm"), default=["hf", "vllm"], help="hf first"
     )
+    p.add_argument(
+        "--processes",
+        type=int,
+        nargs="*",
+        default=[1, 2],
+        help="rows of the scoring command on the hf engine: 1 process, or N under torchrun "
+        "with 1 thread each (default: 1 2; none: no such rows)",
+    )
     p.add_argument("--batch-size", type=int, default=64, help="sentences per call (64)")
     p.add_argument("--device", default="cpu", help="cpu (default), cuda or auto: both engines")
     p.add_argument("--threads", type=int, help="torch threads of the hf engine")
@@ -115,11 +125,31 @@ def run_engines(
     warmup: int,
     vllm_python: Path,
     engine_args: dict[str, Any],
+    processes: Sequence[int] = (),
 ) -> list[dict[str, Any]]:
-    """One measurement per engine, in a fresh process each; ``max_abs_diff`` against the first
+    """One measurement per engine, in a fresh process each, the rows of the scoring command
+    on ``processes`` processes after the ``hf`` engine's; ``max_abs_diff`` against the first
     engine's scores (``hf``: the single-process reference)."""
+    from tools.speed.launched import measure_launched
+
     rows: list[dict[str, Any]] = []
     reference = None
+
+    def add(name: str, answer: dict[str, Any]) -> None:
+        nonlocal reference
+        scores = answer["scores"]
+        reference = scores if reference is None else reference
+        rows.append(
+            {
+                "engine": name,
+                "load_seconds": answer["load_seconds"],
+                "seconds": answer["seconds"],
+                "sentences_per_s": len(sentences) / answer["seconds"],
+                "max_abs_diff": max(abs(a - b) for a, b in zip(scores, reference, strict=True)),
+                "scores": scores,
+            }
+        )
+
     for engine in engines:
         request: dict[str, Any] = {
             "tool": "engine",
@@ -135,19 +165,19 @@ def run_engines(
             request["engine_args"] = engine_args
         elif threads is not None:
             request["threads"] = threads
-        answer = measure(request, python=str(vllm_python) if engine == "vllm" else None)
-        scores = answer["scores"]
-        reference = scores if reference is None else reference
-        rows.append(
-            {
-                "engine": engine,
-                "load_seconds": answer["load_seconds"],
-                "seconds": answer["seconds"],
-                "sentences_per_s": len(sentences) / answer["seconds"],
-                "max_abs_diff": max(abs(a - b) for a, b in zip(scores, reference, strict=True)),
-                "scores": scores,
-            }
-        )
+        add(engine, measure(request, python=str(vllm_python) if engine == "vllm" else None))
+        for n in processes if engine == "hf" else ():
+            each = 1 if n > 1 else threads
+            launched = measure_launched(
+                sentences,
+                processes=n,
+                threads=each,
+                model=model,
+                convention=convention,
+                batch_size=batch_size,
+                device=device,
+            )
+            add(f"hf score {n}×{each or 'auto'}", launched)
     return rows
 
 
@@ -158,11 +188,11 @@ def format_engines(result: dict[str, Any]) -> str:
         f"engines: {result['model']} on {result['n_sentences']} BLiMP sentences "
         f"(seed {result['seed']}, convention {result['convention']}); "
         f"{machine['cpu']}, {machine['cpus']} CPUs",
-        f"{'engine':<8}{'load s':>8}{'sentences/s':>14}{'max |Δ| from hf':>18}",
+        f"{'engine':<19}{'load s':>8}{'sentences/s':>14}{'max |Δ| from hf':>18}",
     ]
     for row in result["engines"]:
         lines.append(
-            f"{row['engine']:<8}{row['load_seconds']:>8.1f}{row['sentences_per_s']:>14.2f}"
+            f"{row['engine']:<19}{row['load_seconds']:>8.1f}{row['sentences_per_s']:>14.2f}"
             f"{row['max_abs_diff']:>18.1e}"
         )
     return "\n".join(lines)
@@ -176,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tools.speed.run import machine_info
 
     args = build_parser().parse_args(argv)
+    if any(n < 1 for n in args.processes):
+        raise SystemExit("--processes must be >= 1")
     if args.n_sentences < 1 or args.batch_size < 1 or args.warmup < 0:
         raise SystemExit("--n-sentences and --batch-size must be >= 1, --warmup >= 0")
     if args.engines[0] != "hf":
@@ -196,6 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warmup=args.warmup,
         vllm_python=args.vllm_python,
         engine_args=parse_engine_args(args.engine_arg),
+        processes=args.processes if "hf" in args.engines else (),
     )
     result = {
         "machine": machine_info(args.threads or torch.get_num_threads(), args.device),

@@ -1,0 +1,334 @@
+"""Data-parallel scoring: one process per device under ``torchrun`` or ``accelerate launch``.
+
+The same ``python -m baselines score ...`` command, started by a launcher::
+
+    torchrun --nproc_per_node 8 -m baselines score --model M --out scores.jsonl
+    accelerate launch --num_processes 8 -m baselines score --model M --out scores.jsonl
+
+runs one process per device (:func:`launch_from_env` reads the launcher's ``WORLD_SIZE``,
+``RANK`` and ``LOCAL_RANK``). :func:`score_units` splits the units into one shard per process,
+balanced by length (:func:`shard`), and each process scores its shard with
+:func:`baselines.run.score_to_file` into a *shard file* ``<out>.rank-R-of-N.jsonl``, with that
+file's own resumable cache. When every shard is done, the records are gathered on rank 0 (over
+``torch.distributed`` with the gloo backend, so no shared file system is needed across
+machines), which writes the one scores file atomically: the same records, in the same order,
+as a one-process run, and ``world_size`` in its metadata. Then the shard files are deleted.
+
+A process that fails makes the launcher stop the others and fail with that process's error;
+the final file is not written. Rerunning the same launch (same number of processes) resumes
+every shard: a finished shard file is reused, an unfinished one resumes from its cache.
+
+Examples
+--------
+>>> launch_from_env({"WORLD_SIZE": "2", "RANK": "1", "LOCAL_RANK": "1"})
+Launch(world_size=2, rank=1, local_rank=1)
+>>> launch_from_env({}) is None
+True
+>>> shard([5, 1, 4, 2, 3], 2)
+[[0, 1, 3], [2, 4]]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from baselines.interface import ClozeUnit, Scorer
+
+__all__ = [
+    "Launch",
+    "launch_from_env",
+    "rank_device",
+    "score_units",
+    "shard",
+    "shard_path",
+    "start",
+    "stop",
+    "unit_length",
+]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Where this process stands in a launch: ``world_size`` processes, this one ``rank``
+    (``local_rank`` on its machine)."""
+
+    world_size: int
+    rank: int
+    local_rank: int
+
+    @property
+    def is_main(self) -> bool:
+        """Whether this is rank 0, the process that writes the scores file."""
+        return self.rank == 0
+
+
+def _env_int(env: Mapping[str, str], name: str) -> int:
+    text = env.get(name, "")
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(
+            f"environment variable {name} must be a whole number set by torchrun or "
+            f"accelerate launch (got {text!r})"
+        ) from None
+    if value < 0:
+        raise ValueError(f"environment variable {name} must be at least 0 (got {value})")
+    return value
+
+
+def launch_from_env(env: Mapping[str, str] | None = None) -> Launch | None:
+    """The launch this process is part of, from the variables ``torchrun`` and
+    ``accelerate launch`` set (``WORLD_SIZE``, ``RANK``, ``LOCAL_RANK``); ``None`` for a
+    one-process run (no ``WORLD_SIZE``, or ``WORLD_SIZE=1``). ``env`` defaults to
+    :data:`os.environ`.
+
+    Examples
+    --------
+    >>> launch_from_env({"WORLD_SIZE": "1", "RANK": "0"}) is None
+    True
+    >>> launch_from_env({"WORLD_SIZE": "2", "RANK": "2", "LOCAL_RANK": "0"})
+    Traceback (most recent call last):
+    ...
+    ValueError: environment variable RANK must be below WORLD_SIZE=2 (got 2)
+    """
+    env = os.environ if env is None else env
+    if "WORLD_SIZE" not in env:
+        return None
+    world_size = _env_int(env, "WORLD_SIZE")
+    if world_size <= 1:
+        return None
+    rank = _env_int(env, "RANK")
+    if rank >= world_size:
+        raise ValueError(
+            f"environment variable RANK must be below WORLD_SIZE={world_size} (got {rank})"
+        )
+    local_rank = _env_int(env, "LOCAL_RANK") if "LOCAL_RANK" in env else rank
+    return Launch(world_size, rank, local_rank)
+
+
+def rank_device(device: str, launch: Launch | None, cuda_available: bool | None = None) -> str:
+    """The device a process of ``launch`` scores on: with GPUs, ``auto`` and ``cuda`` become
+    ``cuda:LOCAL_RANK`` (one GPU per process); anything else is left as asked.
+
+    Examples
+    --------
+    >>> rank_device("auto", Launch(8, 11, 3), cuda_available=True)
+    'cuda:3'
+    >>> rank_device("auto", Launch(2, 1, 1), cuda_available=False)
+    'auto'
+    >>> rank_device("cuda", None, cuda_available=True)
+    'cuda'
+    """
+    if launch is None or device not in ("auto", "cuda"):
+        return device
+    if cuda_available is None:
+        import torch
+
+        cuda_available = torch.cuda.is_available()
+    if not cuda_available:
+        return device
+    return f"cuda:{launch.local_rank}"
+
+
+def unit_length(unit: str | ClozeUnit) -> int:
+    """What a unit costs to score, in characters (a stand-in for tokens that every kind
+    shares: sub-word tokens grow with characters).
+
+    Examples
+    --------
+    >>> unit_length("The keys are lost."), unit_length(ClozeUnit("The keys are", "lost"))
+    (18, 16)
+    """
+    if isinstance(unit, ClozeUnit):
+        return len(unit.context) + len(unit.completion)
+    return len(unit)
+
+
+def shard(lengths: Sequence[int], world_size: int) -> list[list[int]]:
+    """Split units of ``lengths`` into ``world_size`` shards of nearly equal total length.
+
+    Longest first, each unit goes to the shard with the least length so far (the lowest rank
+    on a tie), so the split is the same on every process and on every rerun. Each shard lists
+    its unit indices in increasing order; every index is in exactly one shard.
+
+    Examples
+    --------
+    >>> shard([10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 2)
+    [[0], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]
+    >>> shard([3, 3], 3)
+    [[0], [1], []]
+    >>> shard([1], 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: world_size must be at least 1 (got 0)
+    """
+    if world_size < 1:
+        raise ValueError(f"world_size must be at least 1 (got {world_size})")
+    loads = [0] * world_size
+    shards: list[list[int]] = [[] for _ in range(world_size)]
+    for k in sorted(range(len(lengths)), key=lambda k: (-lengths[k], k)):
+        rank = min(range(world_size), key=lambda r: (loads[r], r))
+        loads[rank] += lengths[k]
+        shards[rank].append(k)
+    return [sorted(s) for s in shards]
+
+
+def shard_path(out: str | Path, launch: Launch) -> Path:
+    """The shard file of ``launch``'s process next to the scores file ``out``.
+
+    Examples
+    --------
+    >>> shard_path("results/trigram.jsonl", Launch(2, 1, 1)).as_posix()
+    'results/trigram.jsonl.rank-1-of-2.jsonl'
+    """
+    out = Path(out)
+    return out.with_name(f"{out.name}.rank-{launch.rank}-of-{launch.world_size}.jsonl")
+
+
+def _read_shard(
+    path: Path,
+    scorer_meta: Mapping[str, Any],
+    dataset: str,
+    extra: Mapping[str, Any],
+    units: list[dict],
+) -> tuple[dict, list[dict]] | None:
+    """A finished shard file's metadata and records, if it is this run's shard (same scorer
+    settings, dataset and units: ``units`` are each unit's ``id`` and text fields); ``None``
+    when it is missing or is not."""
+    from baselines.resume import fingerprint
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        meta = json.loads(lines[0])
+        records = [json.loads(line) for line in lines[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    if not isinstance(meta, dict) or meta.get("dataset") != dataset:
+        return None
+    theirs = {k: meta.get(k) for k in scorer_meta}
+    if fingerprint(theirs, dataset) != fingerprint(scorer_meta, dataset):
+        return None
+    same = json.dumps({k: meta.get(k) for k in extra}, sort_keys=True, default=str)
+    if same != json.dumps(dict(extra), sort_keys=True, default=str) or len(records) != len(units):
+        return None
+    for record, unit in zip(records, units, strict=True):
+        if not isinstance(record, dict) or any(record.get(k) != v for k, v in unit.items()):
+            return None
+    return meta, records
+
+
+def _merged_metadata(shard_metas: list[dict | None], total: int, world_size: int) -> dict:
+    """The scores file's metadata: a shard's, with the unit count of the whole run and the
+    world size (``created`` is set anew when the file is written)."""
+    meta = dict(next(m for m in shard_metas if m is not None))
+    meta.pop("created", None)
+    for key in ("n_units", "n_sentences"):
+        if key in meta:
+            meta[key] = total
+    meta["world_size"] = world_size
+    return meta
+
+
+def score_units(
+    scorer: Scorer,
+    ids: Sequence[str],
+    units: Sequence[str] | Sequence[ClozeUnit],
+    out: str | Path,
+    *,
+    dataset: str,
+    launch: Launch | None = None,
+    batch_size: int = 64,
+    progress: bool = True,
+    resume: bool = True,
+    extra_metadata: Mapping[str, Any] | None = None,
+) -> Path:
+    """:func:`baselines.run.score_to_file`, across the processes of ``launch`` (see the module
+    docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
+    written it when this returns (``torch.distributed`` must be initialised)."""
+    from baselines.run import _check_inputs, _text_fields, score_to_file
+
+    if launch is None:
+        return score_to_file(
+            scorer,
+            ids,
+            units,
+            out,
+            dataset=dataset,
+            batch_size=batch_size,
+            progress=progress,
+            resume=resume,
+            extra_metadata=extra_metadata,
+        )
+    import torch.distributed as dist
+
+    ids, units = _check_inputs(ids, units)  # the one-process run's errors, before any scoring
+    out = Path(out)
+    if not units:
+        raise ValueError("no units to score (got an empty dataset)")
+    if out.is_dir():
+        raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
+    mine = shard([unit_length(u) for u in units], launch.world_size)[launch.rank]
+    path = shard_path(out, launch)
+    extra = dict(extra_metadata or {})
+    expected = [{"id": ids[k], **_text_fields(units[k])} for k in mine]
+    found = _read_shard(path, scorer.metadata(), dataset, extra, expected) if resume else None
+    if mine and found is None:
+        score_to_file(
+            scorer,
+            [ids[k] for k in mine],
+            [units[k] for k in mine],
+            path,
+            dataset=dataset,
+            batch_size=batch_size,
+            progress=progress and launch.is_main,
+            resume=resume,
+            extra_metadata=extra,
+        )
+        found = _read_shard(path, scorer.metadata(), dataset, extra, expected)
+        if found is None:
+            raise RuntimeError(f"rank {launch.rank}: the shard file {path} cannot be read back")
+    meta, records = found if found is not None else (None, [])
+    gathered: list[Any] | None = [None] * launch.world_size if launch.is_main else None
+    dist.gather_object((meta, records), gathered, dst=0)
+    if gathered is not None:
+        from metric_adc.scores.file import write_scores
+
+        by_id = {r["id"]: r for _, shard_records in gathered for r in shard_records}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise RuntimeError(f"the shards lack {len(missing)} units (first {missing[0]!r})")
+        metadata = _merged_metadata([m for m, _ in gathered], len(ids), launch.world_size)
+        write_scores(out, [by_id[i] for i in ids], metadata)
+    dist.barrier()
+    path.unlink(missing_ok=True)
+    return out
+
+
+def start(env: Mapping[str, str] | None = None) -> Launch | None:
+    """The launch this process is part of (:func:`launch_from_env`), with the process group
+    initialised (gloo: it only carries the gathered records, on CPUs and GPUs alike); ``None``
+    for a one-process run. Rank 0 gathers over ``MASTER_ADDR``/``MASTER_PORT``, which the
+    launchers set."""
+    launch = launch_from_env(env)
+    if launch is None:
+        return None
+    import torch.distributed as dist
+
+    if not dist.is_initialized():
+        dist.init_process_group("gloo", rank=launch.rank, world_size=launch.world_size)
+    return launch
+
+
+def stop(launch: Launch | None) -> None:
+    """Tear the process group of :func:`start` down (nothing for a one-process run)."""
+    if launch is None:
+        return
+    import torch.distributed as dist
+
+    if dist.is_initialized():
+        dist.destroy_process_group()
