@@ -15,7 +15,7 @@ SENTENCES = ["The keys to the cabinet are lost.", "The keys is lost.", "Who did 
 @pytest.mark.parametrize("processes", [1, 2])
 def test_the_command_s_scores_come_back_in_the_sentences_order(processes):
     got = measure_launched(
-        SENTENCES, processes=processes, threads=1, model="trigram", convention=None,
+        SENTENCES, processes=processes, threads=None, model="trigram", convention=None,
         batch_size=4, device="cpu",
     )  # fmt: skip
     assert got["scores"] == build_scorer("trigram").score(SENTENCES)
