@@ -164,11 +164,16 @@ class _Rows:
         a new row when it fits there and splitting would save less than a row start costs,
         else node by node, its children continuing in new rows as the rows fill."""
         parent_here = node.parent is None or id(node.parent) in self.slot
-        if self.room < 1 or not parent_here:
+        if (
+            self.room < 1
+            or not parent_here
+            or (
+                node.size > self.room
+                and node.depth + node.size <= self.width
+                and self.room <= SPLIT_ROOM * node.depth
+            )
+        ):
             self.new_row(node)
-        elif node.size > self.room and node.depth + node.size <= self.width:
-            if self.room <= SPLIT_ROOM * node.depth:
-                self.new_row(node)
         self.put(node)
         if node.parent is not None:
             node.home = (len(self.ids) - 1) * self.width + self.slot[id(node.parent)]

@@ -15,8 +15,8 @@ token, cloze units, too-long input) is the engine-independent half of every caus
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import warnings
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -419,7 +419,9 @@ class CausalLMScorer(CausalScorerBase):
             for slot, target in zip(reads, seq[1:], strict=True):
                 wanted.setdefault((slot, target), len(wanted))
         pairs = torch.tensor(list(wanted), device=parameter.device)
-        lp = target_logprobs(hidden[pairs[:, 0]], head.weight, head.bias, pairs[:, 1], rows=HEAD_ROWS)
+        lp = target_logprobs(
+            hidden[pairs[:, 0]], head.weight, head.bias, pairs[:, 1], rows=HEAD_ROWS
+        )
         lp = lp.cpu().tolist()
         lps = [
             [lp[wanted[key]] for key in zip(reads[start - 1 :], seq[start:], strict=True)]
@@ -427,7 +429,9 @@ class CausalLMScorer(CausalScorerBase):
         ]
         if starts is None:
             return lps, [None] * len(batch)
-        at = torch.tensor([reads[start - 1] for reads, start in zip(layout.reads, first, strict=True)])
+        at = torch.tensor(
+            [reads[start - 1] for reads, start in zip(layout.reads, first, strict=True)]
+        )
         logits = head(hidden[at.to(parameter.device)]).float()
         return lps, list(torch.log_softmax(logits, dim=-1).cpu())
 
