@@ -33,7 +33,9 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from baselines.fast.layout import PACKINGS
 from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
 from li_adger.io.cli_args import int_at_least, run_command
@@ -142,6 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the CPU in fp32 (the onnx extra; exported on first use and cached)",
     )
     score.add_argument(
+        "--packing",
+        choices=PACKINGS,
+        help="causal LMs (--engine hf): how a batch is laid out for the model — trie "
+        "(default: each shared prefix computed once, where the model honours a custom "
+        "attention mask, else rows), rows (packed end to end) or padded",
+    )
+    score.add_argument(
         "--engine",
         choices=ENGINES,
         default="hf",
@@ -235,6 +244,7 @@ def _score(args: argparse.Namespace) -> int:
         convention=args.convention,
         revision=args.revision,
         runtime=args.runtime,
+        packing=args.packing,
         engine=args.engine,
         engine_args=engine_args,
         progress=False,
@@ -261,6 +271,7 @@ def _score(args: argparse.Namespace) -> int:
 
             batch_size = auto_batch_size(scorer, units.texts, default=default)
             print(f"--batch-size auto: {batch_size}", file=sys.stderr)
+        counted = _position_counter(scorer)
         loaded = time.perf_counter()
         out = score_to_file(
             scorer,
@@ -284,7 +295,23 @@ def _score(args: argparse.Namespace) -> int:
             f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
             file=sys.stderr,
         )
+        if counted and counted.positions_share is not None:
+            print(
+                f"positions computed: {counted.positions_share:.3f} of the tokens scored "
+                f"(packing {counted.packing})",
+                file=sys.stderr,
+            )
     return 0
+
+
+def _position_counter(scorer: Any) -> Any:
+    """The causal scorer (itself, or the one a linked scorer wraps) whose positions computed
+    are counted (``positions``, ``positions_share``), its count set to zero; else ``None``."""
+    inner = getattr(scorer, "base", scorer)
+    if not hasattr(inner, "positions_share"):
+        return None
+    inner.positions = [0, 0]
+    return inner
 
 
 def _models() -> int:

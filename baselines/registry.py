@@ -278,7 +278,9 @@ _LINKED_OPTIONS = ("variant", "device", "precision", "unigram", "revision")
 SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
     "causal": ScorerFactory(
-        linked_factory(_causal, "logprob"), (*_LINKED_OPTIONS, "convention"), ("batch_size",)
+        linked_factory(_causal, "logprob"),
+        (*_LINKED_OPTIONS, "convention", "packing"),
+        ("batch_size",),
     ),
     "mlm": ScorerFactory(
         linked_factory(_mlm, "original"), (*_LINKED_OPTIONS, "runtime"), ("progress",)
@@ -311,6 +313,7 @@ def build_scorer(
     convention: str | None = None,
     revision: str | None = None,
     runtime: str | None = None,
+    packing: str | None = None,
     engine: str = "hf",
     engine_args: Mapping[str, Any] | None = None,
     progress: bool = True,
@@ -324,7 +327,9 @@ def build_scorer(
     (default ``wordfreq``; :mod:`baselines.kinds.linked`); ``convention`` is the causal scorer's
     (``default`` or ``harness``, :mod:`baselines.kinds.causal`); ``revision`` is a Hugging Face model's
     branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
-    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``engine`` what runs
+    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``packing`` how the
+    causal scorer lays out a batch (``trie``, the default where the model honours it,
+    ``rows`` or ``padded``; :mod:`baselines.fast.layout`); ``engine`` what runs
     a causal LM (``hf``, the default, or ``vllm`` with its ``engine_args``,
     :mod:`baselines.engines`). ``None`` options take the scorer's defaults; an option the kind
     (:data:`SCORER_FACTORIES`) or the engine (:data:`ENGINE_FACTORIES`) does not take is an
@@ -372,6 +377,7 @@ def build_scorer(
         "convention": convention,
         "revision": revision,
         "runtime": runtime,
+        "packing": packing,
         "engine_args": dict(engine_args) if engine_args else None,
     }
     options = {name: value for name, value in given.items() if value is not None}

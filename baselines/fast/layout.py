@@ -18,7 +18,7 @@ Examples
 >>> [decoder_layout(batch, p, width=4, fill=7).reads for p in PACKINGS]
 [((0, 1), (0, 1)), ((0, 1), (4, 5)), ((0, 1), (3, 4))]
 >>> [decoder_layout(batch, p, width=4, fill=7).computed for p in PACKINGS]
-[4, 6, 6]
+[4, 8, 6]
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baselines.fast.packing import Packing, pack, row_positions
-from baselines.fast.trie import attention_mask, pack_trie
+from baselines.fast.trie import TriePacking, attention_mask, pack_trie
 
-__all__ = ["PACKINGS", "DecoderLayout", "check_packing", "decoder_layout"]
+__all__ = ["PACKINGS", "DecoderLayout", "check_packing", "decoder_layout", "snug_trie"]
 
 PACKINGS: tuple[str, ...] = ("trie", "rows", "padded")
 """How a causal scorer lays out a batch for its decoder (see the module docs)."""
@@ -40,8 +40,8 @@ PACKINGS: tuple[str, ...] = ("trie", "rows", "padded")
 class DecoderLayout:
     """A batch laid out: ``ids`` (rows of ``width`` token ids), the decoder's other keyword
     arguments in ``inputs`` (as nested lists or NumPy arrays: :meth:`tensors` makes them
-    tensors), ``reads`` (see the module docs), the ``computed`` positions the rows hold (filled
-    slots: padding left out) and the ``total`` tokens of the batch."""
+    tensors), ``reads`` (see the module docs), the ``computed`` positions (rows × width: the
+    decoder computes every slot, padding included) and the ``total`` tokens of the batch."""
 
     packing: str
     width: int
@@ -81,6 +81,30 @@ def check_packing(packing: str) -> None:
         raise ValueError(f"packing must be one of {choices} (got {packing!r})")
 
 
+def snug_trie(batch: Sequence[Sequence[int]], *, width: int) -> TriePacking:
+    """:func:`~baselines.fast.trie.pack_trie` in rows of ``width`` slots, then in the
+    narrowest rows that need no more of them (bisected): a batch's last row is not left
+    mostly empty, since the decoder computes every slot of every row.
+
+    Examples
+    --------
+    >>> batch = [[0, 1, 2], [0, 1, 3], [0, 4]]
+    >>> pack_trie(batch, width=8).width, snug_trie(batch, width=8).width
+    (8, 5)
+    """
+    best = pack_trie(batch, width=width)
+    low = max(max(len(s) for s in batch), -(-best.computed // best.rows))
+    high = width - 1
+    while low <= high:
+        mid = (low + high) // 2
+        trial = pack_trie(batch, width=mid)
+        if trial.rows <= best.rows:
+            best, high = trial, mid - 1
+        else:
+            low = mid + 1
+    return best
+
+
 def decoder_layout(
     batch: Sequence[Sequence[int]], packing: str, *, width: int, fill: int
 ) -> DecoderLayout:
@@ -96,10 +120,11 @@ def decoder_layout(
     lengths = [len(ids) for ids in batch]
     total = sum(lengths)
     if packing == "trie":
-        trie = pack_trie(batch, width=max(width, *lengths))
+        trie = snug_trie(batch, width=max(width, *lengths))
         inputs = {"position_ids": trie.positions, "attention_mask": attention_mask(trie)}
         rows = [list(r) for r in trie.ids]
-        return DecoderLayout(packing, trie.width, rows, inputs, trie.reads, trie.computed, total)
+        computed = trie.rows * trie.width
+        return DecoderLayout(packing, trie.width, rows, inputs, trie.reads, computed, total)
     if packing == "rows":
         layout = pack(lengths, width=max(width, *lengths))
         inputs = {"position_ids": row_positions(layout, lengths)}
@@ -114,4 +139,5 @@ def decoder_layout(
         ids[row][offset : offset + len(seq)] = seq
         start = row * layout.width + offset
         reads.append(tuple(range(start, start + len(seq) - 1)))
-    return DecoderLayout(packing, layout.width, ids, inputs, tuple(reads), total, total)
+    computed = layout.rows * layout.width
+    return DecoderLayout(packing, layout.width, ids, inputs, tuple(reads), computed, total)

@@ -170,7 +170,7 @@ class _Rows:
             or (
                 node.size > self.room
                 and node.depth + node.size <= self.width
-                and self.room <= SPLIT_ROOM * node.depth
+                and self.room <= SPLIT_ROOM * (node.depth + 1)
             )
         ):
             self.new_row(node)
