@@ -153,3 +153,55 @@ def test_the_command_scores_alike_with_each_packing_and_prints_the_share(tmp_pat
     assert shares["trie"] < min(shares["rows"], shares["padded"])
     for packing in ("rows", "padded"):
         assert scores[packing] == pytest.approx(scores["trie"], abs=1e-4)
+
+
+@pytest.mark.slow
+def test_smollm2_packings_equal_its_own_logits():
+    """The real SmolLM2 default on 16 BLiMP pairs (two paradigms) and 16 LI-Adger sentences:
+    every packing within 1e-4 of ``model(...).logits`` on each sentence alone."""
+    from baselines.registry import build_scorer
+    from baselines.units import load_units
+    from tools.speed.trie import whole_pairs
+
+    blimp = load_units("blimp")
+    sentences = whole_pairs(blimp.ids, blimp.texts, ["adjunct_island", "wh_island"], 8)
+    sentences += load_units("li_adger").texts[:16]
+    scorers = {
+        p: build_scorer("smollm2", device="cpu", batch_size=16, packing=p, progress=False)
+        for p in ("trie", "rows", "padded")
+    }
+    model = scorers["trie"].model
+    expected = [model_logprobs(model, ids) for ids in scorers["trie"]._encode(sentences)]
+    for packing, scorer in scorers.items():
+        assert scorer.packing == packing
+        for want, have in zip(expected, scorer.token_logprobs(sentences), strict=True):
+            assert have.logprobs == pytest.approx(want, abs=1e-4), packing
+    assert scorers["trie"].positions_share < scorers["rows"].positions_share
+
+
+@pytest.mark.slow
+def test_the_shipped_smollm2_scores_are_reproduced_by_the_trie():
+    """A sample of the shipped SmolLM2 LI-Adger scores (computed before trie packing existed),
+    rescored by the default scorer: the scores file's numbers do not move."""
+    import csv
+    from pathlib import Path
+
+    from baselines.registry import build_scorer
+    from baselines.run import prefix_batches
+    from baselines.units import load_units
+
+    shipped = Path(__file__).parents[1] / "space" / "results" / "li_adger"
+    with (shipped / "smollm2-logprob-default.csv").open(encoding="utf-8") as fh:
+        scores = {row["id"]: float(row["score"]) for row in csv.DictReader(fh)}
+    units = load_units("li_adger")
+    ids, texts = list(units.ids[:128]), list(units.texts[:128])
+    scorer = build_scorer("smollm2", device="cpu", progress=False)
+    assert scorer.packing == "trie"
+    got = {}
+    for batch in prefix_batches(texts, 64):  # as the scoring run batches them
+        for k, s in zip(batch, scorer.score([texts[k] for k in batch]), strict=True):
+            got[ids[k]] = s
+    assert scorer.positions_share < 1.0
+    # float rounding only: two exact paths (rows, trie, the model on each sentence alone)
+    # differ by up to 2.3e-4 on LI-Adger's sums with SmolLM2 (docs/speed.md, Packing)
+    assert max(abs(got[i] - scores[i]) for i in ids) <= 2e-4
