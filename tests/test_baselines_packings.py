@@ -202,6 +202,6 @@ def test_the_shipped_smollm2_scores_are_reproduced_by_the_trie():
         for k, s in zip(batch, scorer.score([texts[k] for k in batch]), strict=True):
             got[ids[k]] = s
     assert scorer.positions_share < 1.0
-    # float rounding only: two exact paths (rows, trie, the model on each sentence alone)
-    # differ by up to 2.3e-4 on LI-Adger's sums with SmolLM2 (docs/speed.md, Packing)
-    assert max(abs(got[i] - scores[i]) for i in ids) <= 2e-4
+    # float rounding only, which batch shapes and CPUs move: rescored on a 2-core Xeon, all
+    # 4,178 shipped scores are within 6.8e-4 by trie and 7.1e-4 by rows (docs/speed.md)
+    assert max(abs(got[i] - scores[i]) for i in ids) <= 1e-3
