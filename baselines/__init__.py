@@ -28,7 +28,8 @@ def load_scorer(model: str, **options: Any) -> Scorer:
     (``logprob`` — the sum of the token log-probabilities — ``meanlp``, ``penlp``,
     ``normlp``, ``slor`` for causal LMs; ``original`` or ``word-l2r`` PLL for masked LMs;
     ``signed-confidence`` or ``logit-margin`` for CoLA classifiers); ``device``,
-    ``batch_size``, ``precision``, ``unigram``, ``convention``, ``revision``, ``runtime``;
+    ``batch_size``, ``precision``, ``unigram``, ``convention``, ``revision``, ``runtime``,
+    ``packing`` (how a causal LM's batch is laid out: ``trie``, ``rows``, ``padded``);
     ``engine="vllm"`` runs a causal LM on vLLM, with ``engine_args`` for ``vllm.LLM``
     (:mod:`baselines.engines`; build it under ``if __name__ == "__main__":``, since vLLM
     starts a child process). ``scorer.metadata()`` is what a scores file records about it.

@@ -41,9 +41,11 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import Launch, rank_device, score_units, start, stop
+from baselines.fast.layout import PACKINGS
 from baselines.interface import ENGINES, KINDS, RUNTIMES
 from baselines.kinds.unigram import UNIGRAM_SOURCES
 from li_adger.io.cli_args import int_at_least, run_command
@@ -167,6 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=RUNTIMES,
         help="masked LMs only: where the encoder runs, PyTorch (default) or ONNX Runtime on "
         "the CPU in fp32 (the onnx extra; exported on first use and cached)",
+    )
+    score.add_argument(
+        "--packing",
+        choices=PACKINGS,
+        help="causal LMs (--engine hf): how a batch is laid out for the model — trie "
+        "(default: each shared prefix computed once, where the model honours a custom "
+        "attention mask, else rows), rows (packed end to end) or padded",
     )
     score.add_argument(
         "--engine",
@@ -302,6 +311,7 @@ def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         convention=args.convention,
         revision=args.revision,
         runtime=args.runtime,
+        packing=args.packing,
         engine=args.engine,
         engine_args=engine_args,
         device_map=args.device_map,
@@ -358,6 +368,7 @@ def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             print(f"--batch-size auto: {batch_size}", file=sys.stderr)
         if args.batch_size is not None:
             extra["batch_size"] = batch_size
+        counted = _position_counter(scorer)
         loaded = time.perf_counter()
         out = score_units(
             scorer,
@@ -379,7 +390,24 @@ def _score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
                 file=sys.stderr,
             )
+        if counted and counted.positions_share is not None:
+            where = "" if launch is None else f" on rank {launch.rank}"
+            print(
+                f"positions computed{where}: {counted.positions_share:.3f} of the tokens scored "
+                f"(packing {counted.packing})",
+                file=sys.stderr,
+            )
     return 0
+
+
+def _position_counter(scorer: Any) -> Any:
+    """The causal scorer (itself, or the one a linked scorer wraps) whose positions computed
+    are counted (``positions``, ``positions_share``), its count set to zero; else ``None``."""
+    inner = getattr(scorer, "base", scorer)
+    if not hasattr(inner, "positions_share"):
+        return None
+    inner.positions = [0, 0]
+    return inner
 
 
 def _models() -> int:

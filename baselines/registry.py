@@ -282,7 +282,7 @@ SCORER_FACTORIES: dict[str, ScorerFactory] = {
     "ngram": ScorerFactory(_ngram, ("variant", "device")),
     "causal": ScorerFactory(
         linked_factory(_causal, "logprob"),
-        (*_LINKED_OPTIONS, "convention", *_BIG_MODEL_OPTIONS),
+        (*_LINKED_OPTIONS, "convention", "packing", *_BIG_MODEL_OPTIONS),
         ("batch_size",),
     ),
     "mlm": ScorerFactory(
@@ -345,6 +345,7 @@ def build_scorer(
     convention: str | None = None,
     revision: str | None = None,
     runtime: str | None = None,
+    packing: str | None = None,
     engine: str = "hf",
     engine_args: Mapping[str, Any] | None = None,
     device_map: str | None = None,
@@ -361,7 +362,9 @@ def build_scorer(
     (default ``wordfreq``; :mod:`baselines.kinds.linked`); ``convention`` is the causal scorer's
     (``default`` or ``harness``, :mod:`baselines.kinds.causal`); ``revision`` is a Hugging Face model's
     branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
-    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``engine`` what runs
+    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``packing`` how the
+    causal scorer lays out a batch (``trie``, the default where the model honours it,
+    ``rows`` or ``padded``; :mod:`baselines.fast.layout`); ``engine`` what runs
     a causal LM (``hf``, the default, or ``vllm`` with its ``engine_args``,
     :mod:`baselines.engines`); ``device_map="auto"`` (with ``max_memory`` per device and an
     ``offload_folder``) loads a causal LM larger than one device (:mod:`baselines.device_map`).
@@ -416,6 +419,7 @@ def build_scorer(
         "convention": convention,
         "revision": revision,
         "runtime": runtime,
+        "packing": packing,
         "engine_args": dict(engine_args) if engine_args else None,
         "device_map": device_map,
         "max_memory": dict(max_memory) if max_memory else None,

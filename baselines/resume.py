@@ -48,10 +48,13 @@ __all__ = [
 ]
 
 FINGERPRINT_EXCLUDES: frozenset[str] = frozenset(
-    {"versions", "device", "batch_size", "token_budget", "created", "engine_args"}
+    {"versions", "device", "batch_size", "token_budget", "created", "engine_args", "packing"}
 )
 """Scorer-metadata keys that do not change scores and so do not split the cache (vLLM's
-``engine_args`` place and size the engine: a run restarted with less GPU memory resumes)."""
+``engine_args`` place and size the engine: a run restarted with less GPU memory resumes; the
+causal scorer's ``packing`` changes scores by float rounding only, held to 1e-4 by the tests,
+so a run resumes under another packing, and a partial file written before the key existed
+resumes too)."""
 
 FSYNC_SECONDS = 2.0
 """The longest time between two syncs of the partial file to disk (a power cut loses at most

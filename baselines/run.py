@@ -46,7 +46,7 @@ from baselines.resume import PartialCache
 from baselines.units import can_score
 from li_adger.io.atomic import remove_temporaries
 
-__all__ = ["CLOZE_BATCH_SIZE", "run_metadata", "score_to_file"]
+__all__ = ["CLOZE_BATCH_SIZE", "prefix_batches", "run_metadata", "score_to_file"]
 
 CLOZE_BATCH_SIZE = 32
 """Cloze units are scored at most this many at a time, so that the progress bar moves."""
@@ -82,6 +82,30 @@ def _score_batch(scorer: Scorer, units: list[str] | list[ClozeUnit]) -> list[dic
             f"{type(scorer).__name__} returned {len(records)} scores for {len(units)} units"
         )
     return records
+
+
+def prefix_batches(keys: Sequence[str], step: int) -> list[list[int]]:
+    """Indices of ``keys`` in batches of ``step`` for a scorer that computes shared prefixes
+    once (``trie`` packing): sorted by text, so that units sharing a beginning are scored
+    together, and the batch holding the longest unit first (a unit too long for the model
+    fails at once).
+
+    Examples
+    --------
+    >>> prefix_batches(["The keys is.", "Go.", "The keys are lost.", "Gone."], 2)
+    [[2, 0], [1, 3]]
+    """
+    order = sorted(range(len(keys)), key=lambda k: keys[k])
+    batches = [order[at : at + step] for at in range(0, len(order), step)]
+    longest = max(
+        range(len(batches)), key=lambda b: max(len(keys[k]) for k in batches[b]), default=0
+    )
+    return batches[longest : longest + 1] + batches[:longest] + batches[longest + 1 :]
+
+
+def _shares_prefixes(scorer: Scorer) -> bool:
+    """Whether ``scorer`` (or the causal scorer a linked scorer wraps) packs by trie."""
+    return getattr(getattr(scorer, "base", scorer), "packing", None) == "trie"
 
 
 def _check_inputs(
@@ -191,7 +215,9 @@ def score_to_file(
     ``units`` are sentences, or :class:`~baselines.interface.ClozeUnit` for a scorer that
     scores cloze units (:func:`can_score`). Units are scored longest first (``batch_size``
     at a time — cloze units at most :data:`CLOZE_BATCH_SIZE` — so batches pad little and a
-    unit too long for the model, or a batch too big for memory, fails at once) and each
+    unit too long for the model, or a batch too big for memory, fails at once; for a scorer
+    that packs by trie, in batches of units sorted by text, the longest unit's first:
+    :func:`prefix_batches`) and each
     batch is appended to the partial file before the next one starts (flushed at once,
     synced to disk at least every two seconds). With ``resume=False`` an existing partial
     file is discarded first. ``extra_metadata`` (e.g. :func:`dataset_metadata`) is added to
@@ -226,11 +252,14 @@ def score_to_file(
         for i, text in zip(ids, texts, strict=True)
         if i in cached and all(cached[i].get(k) == v for k, v in text.items())
     }
-    pending = sorted(
-        (k for k, i in enumerate(ids) if i not in done),
-        key=lambda k: -sum(len(t) for t in texts[k].values()),
-    )
     step = min(batch_size, CLOZE_BATCH_SIZE) if cloze else batch_size
+    pending = [k for k, i in enumerate(ids) if i not in done]
+    if _shares_prefixes(scorer):
+        keys = [" ".join(texts[k].values()) for k in pending]
+        batches = [[pending[j] for j in b] for b in prefix_batches(keys, step)]
+    else:
+        pending.sort(key=lambda k: -sum(len(t) for t in texts[k].values()))
+        batches = [pending[at : at + step] for at in range(0, len(pending), step)]
 
     from tqdm.auto import tqdm
 
@@ -246,8 +275,7 @@ def score_to_file(
             unit="unit" if cloze else "sent",
         ) as bar,
     ):
-        for start in range(0, len(pending), step):
-            batch = pending[start : start + step]
+        for batch in batches:
             lines = []
             for k, scored in zip(
                 batch, _score_batch(scorer, [units[k] for k in batch]), strict=True

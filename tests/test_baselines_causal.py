@@ -186,9 +186,9 @@ def test_smollm2_end_to_end(tmp_path):
 
 
 @pytest.mark.parametrize("arch", ["llama", "gpt2"])
-@pytest.mark.parametrize("packs", [True, False], ids=["packed rows", "padded rows"])
+@pytest.mark.parametrize("packing", ["trie", "rows", "padded"])
 def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
-    arch, packs, tmp_path, monkeypatch
+    arch, packing, tmp_path, monkeypatch
 ):
     """The fast path (decoder on packed or padded rows, output layer on the real positions in
     chunks) against ``model(...).logits`` on the same model, one sentence per row with
@@ -203,9 +203,8 @@ def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
 
     folder = save_tiny_causal_lm(tmp_path / arch, arch)
     sentences = ["The keys are lost.", "The keys to the cabinet is lost on the table.", "Kim?"]
-    fast = CausalLMScorer(folder, device="cpu", batch_size=3)
-    assert fast._head is not None and fast._packs  # both architectures keep packed rows apart
-    fast._packs = packs
+    fast = CausalLMScorer(folder, device="cpu", batch_size=3, packing=packing)
+    assert fast._head is not None and fast.packing == packing  # exact for both architectures
     assert [len(ids) for ids in fast._encode(sentences)] == [6, 12, 3]
     full = CausalLMScorer(folder, device="cpu", batch_size=3)
     full._head = None

@@ -4,23 +4,28 @@ How text becomes scored tokens (the ``default`` and ``harness`` conventions, the
 token, cloze units, too-long input) is the engine-independent half of every causal scorer,
 :mod:`baselines.kinds.causal_base`. This module runs the model in this process:
 
-* **Batching.** Sentences are sorted by token length and taken ``batch_size`` at a time. A
-  batch is packed end to end into rows of 64 tokens, each sentence with position ids of its
-  own and attending to itself only (:mod:`baselines.fast.packing`), when the loaded model keeps
-  packed sentences apart (:func:`packing_isolates`, checked on the model at load); otherwise
-  it is right-padded with an attention mask. Neither changes a score beyond float rounding;
-  the model runs in ``eval()`` mode under ``torch.inference_mode()``.
+* **Batching.** Id lists are taken ``batch_size`` at a time and laid out by ``packing``
+  (:mod:`baselines.fast.layout`): ``trie`` (the default; lists sorted, each shared prefix
+  computed once, :mod:`baselines.fast.trie`) when the model honours a custom 4-D mask
+  (:func:`mask_isolates`, checked on the model at load); ``rows`` (longest first, packed end to
+  end into rows of 64 tokens, :mod:`baselines.fast.packing`) when it keeps packed sentences
+  apart (:func:`packing_isolates`); otherwise ``padded``, with a warning naming the packing
+  used when it is not the one asked for. None changes a score beyond float rounding; the
+  model runs in ``eval()`` mode under ``torch.inference_mode()``.
 * **Log-probabilities** are computed in float32 whatever the model's precision.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from baselines.device_map import from_pretrained_options, map_devices
-from baselines.fast.packing import PACK_WIDTH, Packing, pack, row_positions
+from baselines.fast.isolation import mask_isolates, packing_isolates
+from baselines.fast.layout import check_packing, decoder_layout
+from baselines.fast.packing import PACK_WIDTH
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import scorer_identity
 from baselines.kinds.causal_base import CAUSAL_VARIANTS, CausalScorerBase, check_convention
@@ -30,6 +35,7 @@ __all__ = [
     "HEAD_ROWS",
     "PLAIN_HEADS",
     "CausalLMScorer",
+    "mask_isolates",
     "packing_isolates",
     "plain_head",
 ]
@@ -67,57 +73,6 @@ def plain_head(model: Any) -> tuple[Any, Any] | None:
     return base, head
 
 
-def packing_isolates(decoder: Any) -> bool:
-    """Whether ``decoder`` (a model's base, see :func:`plain_head`) reads a row packed with
-    several sequences as separate sequences when given position ids that restart at 0 and no
-    attention mask (see :mod:`baselines.fast.packing`): two short sequences packed in one row must
-    get the hidden states each gets alone, to 1e-4 of their scale in float32 (2e-2 in lower
-    precisions). Checked on the loaded model itself, so a model or library version that reads
-    the row as one sequence falls back to padded batches instead of scoring wrongly.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from transformers import LlamaConfig, LlamaModel, OPTConfig, OPTModel
-    >>> _ = torch.manual_seed(0)
-    >>> llama = LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32,
-    ...                     num_hidden_layers=1, num_attention_heads=2)
-    >>> packing_isolates(LlamaModel(llama).eval())
-    True
-
-    OPT computes its positions from the attention mask, not from position ids:
-
-    >>> opt = OPTConfig(vocab_size=32, hidden_size=16, ffn_dim=32, num_hidden_layers=1,
-    ...                 num_attention_heads=2, word_embed_proj_dim=16)
-    >>> packing_isolates(OPTModel(opt).eval())
-    False
-    """
-    import torch
-
-    parameter = next(decoder.parameters())
-    vocab = int(decoder.get_input_embeddings().num_embeddings)
-    first = [(1 + 37 * k) % vocab for k in range(3)]
-    second = [(2 + 53 * k) % vocab for k in range(2)]
-    row = torch.tensor([first + second + first[:1]], device=parameter.device)
-    positions = torch.tensor([[0, 1, 2, 0, 1, 0]], device=parameter.device)
-    tolerance = 1e-4 if parameter.dtype == torch.float32 else 2e-2
-    try:
-        with torch.inference_mode():
-            alone = [
-                decoder(input_ids=torch.tensor([ids], device=parameter.device), use_cache=False)
-                .last_hidden_state[0]
-                .float()
-                for ids in (first, second)
-            ]
-            packed = decoder(input_ids=row, position_ids=positions, use_cache=False)
-            packed = packed.last_hidden_state[0].float()
-    except (TypeError, ValueError):  # a decoder without position ids or this input format
-        return False
-    expected = torch.cat(alone)
-    scale = 1.0 + float(expected.abs().max())
-    return bool((packed[:5] - expected).abs().max() <= tolerance * scale)
-
-
 class CausalLMScorer(CausalScorerBase):
     """Score sentences by their log-probability under a causal language model.
 
@@ -135,6 +90,9 @@ class CausalLMScorer(CausalScorerBase):
         ``"auto"`` or a token string; see the module docs.
     convention:
         ``"default"`` or ``"harness"`` (lm-evaluation-harness's scoring); see the module docs.
+    packing:
+        ``"trie"`` (default), ``"rows"`` or ``"padded"``: how a batch is laid out for the
+        model (see the module docs); the packing used is :attr:`packing`.
     name:
         The model name written to the scores file (default: ``model_name_or_path``).
     device_map, max_memory, offload_folder:
@@ -188,6 +146,7 @@ class CausalLMScorer(CausalScorerBase):
         batch_size: int = 16,
         context_token: str = "auto",
         convention: str = "default",
+        packing: str = "trie",
         revision: str | None = None,
         name: str | None = None,
         extra_metadata: Mapping[str, Any] | None = None,
@@ -202,6 +161,7 @@ class CausalLMScorer(CausalScorerBase):
 
         check_linking_name(variant, allowed=CAUSAL_VARIANTS)
         check_convention(convention, context_token)
+        check_packing(packing)
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
@@ -224,6 +184,7 @@ class CausalLMScorer(CausalScorerBase):
             batch_size=batch_size,
             context_token=context_token,
             convention=convention,
+            packing=packing,
             extra_metadata={**revision_metadata(model.config, revision), **(extra_metadata or {})},
         )
 
@@ -238,6 +199,7 @@ class CausalLMScorer(CausalScorerBase):
         batch_size: int = 16,
         context_token: str = "auto",
         convention: str = "default",
+        packing: str = "trie",
         extra_metadata: Mapping[str, Any] | None = None,
     ) -> CausalLMScorer:
         """A scorer around an already loaded model and tokenizer (neither is modified,
@@ -252,6 +214,7 @@ class CausalLMScorer(CausalScorerBase):
             batch_size=batch_size,
             context_token=context_token,
             convention=convention,
+            packing=packing,
             extra_metadata=extra_metadata,
         )
         return scorer
@@ -266,8 +229,10 @@ class CausalLMScorer(CausalScorerBase):
         batch_size: int,
         context_token: str,
         convention: str,
+        packing: str,
         extra_metadata: Mapping[str, Any] | None,
     ) -> None:
+        check_packing(packing)
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
         self._setup_text(
@@ -284,9 +249,52 @@ class CausalLMScorer(CausalScorerBase):
         # a device-mapped model's output layer may be on disk: its hooks run it in forward()
         self._mapped = map_devices(model)
         self._head = plain_head(model) if self._mapped is None else None
-        self._packs = self._head is not None and packing_isolates(self._head[0])
+        self.packing = self._usable_packing(packing)
+        self.positions = [0, 0]
+        """Positions the decoder computed on the fast path, and the tokens of the id lists it
+        scored (:attr:`positions_share`)."""
+
+    def _usable_packing(self, asked: str) -> str:
+        """``asked``, or the next packing this model scores exactly (``trie`` → ``rows`` →
+        ``padded``, checked on the model itself), with a warning saying so."""
+        if self._mapped is not None:
+            return "padded"  # its layers run where accelerate put them, through their hooks
+        if self._head is None:
+            usable, why = "padded", f"{type(self.model).__name__} has no plain output layer"
+        else:
+            usable, why = asked, ""
+            if usable == "trie" and not mask_isolates(self._head[0]):
+                usable, why = "rows", "the model does not honour a custom 4-D attention mask"
+            if usable == "rows" and not packing_isolates(self._head[0]):
+                why = why or "the model reads a packed row as one sequence"
+                usable = "padded"
+        if usable != asked:
+            warnings.warn(
+                f"{self.name}: packing {asked!r} is not exact for this model ({why}); "
+                f"scoring with packing {usable!r}",
+                stacklevel=4,
+            )
+        return usable
+
+    @property
+    def positions_share(self) -> float | None:
+        """Positions the decoder computed / tokens scored, so far on the fast path (``None``
+        before any): about 1 for ``rows`` and ``padded``, less for ``trie``, whose shared
+        prefixes are computed once."""
+        computed, total = self.positions
+        return computed / total if total else None
 
     # -- the model -----------------------------------------------------------------------------
+
+    def _batches(self, encoded: list[list[int]]) -> list[list[int]]:
+        """The indices of ``encoded`` in batches of ``batch_size``: sorted by their id lists
+        for ``trie`` packing (lists that share a prefix land in the same batch), else longest
+        first (the rows pad little)."""
+        if self.packing == "trie":
+            order = sorted(range(len(encoded)), key=lambda i: encoded[i])
+        else:
+            order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
+        return [order[at : at + self.batch_size] for at in range(0, len(order), self.batch_size)]
 
     def _logprobs(
         self, encoded: list[list[int]], starts: Sequence[int] | None = None
@@ -297,84 +305,84 @@ class CausalLMScorer(CausalScorerBase):
         scored token."""
         import torch
 
-        # a device-mapped model's hooks move the inputs to each layer's device
-        device = "cpu" if self._mapped else next(self.model.parameters()).device
-        order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
         out: list[list[float]] = [[] for _ in encoded]
         rows: list[Any] = [None for _ in encoded]
+        first = [1] * len(encoded) if starts is None else list(starts)
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
-                if starts is None and self._head is not None:
-                    lp = self._head_logprobs([encoded[i] for i in batch], device).cpu()
-                    at = 0
-                    for i in batch:
-                        n = len(encoded[i]) - 1
-                        out[i] = lp[at : at + n].tolist()
-                        at += n
-                    continue
-                _, ids, inputs = self._rows([encoded[i] for i in batch], device, packed=False)
-                logits = self.model(input_ids=ids, **inputs).logits[:, :-1].float()
-                targets = ids[:, 1:]
-                norm = torch.logsumexp(logits, dim=-1)
-                lp = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-                lp = (lp - norm).cpu()
-                for row, i in enumerate(batch):
-                    first = 1 if starts is None else starts[i]
-                    out[i] = lp[row, first - 1 : len(encoded[i]) - 1].tolist()
-                    if starts is not None:
-                        rows[i] = (logits[row, first - 1] - norm[row, first - 1]).cpu()
+            for batch in self._batches(encoded):
+                lists = [encoded[i] for i in batch]
+                if self._head is not None:
+                    lps, dists = self._head_logprobs(lists, [first[i] for i in batch], starts)
+                else:
+                    lps, dists = self._full_logprobs(lists, [first[i] for i in batch])
+                for k, i in enumerate(batch):
+                    out[i] = lps[k]
+                    rows[i] = dists[k] if starts is not None else None
         return out, rows
 
-    def _rows(
-        self, batch: Sequence[list[int]], device: Any, *, packed: bool
-    ) -> tuple[Packing, Any, dict[str, Any]]:
-        """The decoder's input for a batch of id lists: where each list goes, the ``input_ids``
-        rows (filled with the context token) and the other keyword arguments. ``packed``: end
-        to end in rows of :data:`~baselines.fast.packing.PACK_WIDTH` tokens with position ids
-        restarting per list (:mod:`baselines.fast.packing`); else one list per row, right-padded
-        with an attention mask."""
+    def _full_logprobs(
+        self, batch: Sequence[list[int]], first: Sequence[int]
+    ) -> tuple[list[list[float]], list[Any]]:
+        """A model without a plain output layer: ``model(...).logits`` on the batch
+        right-padded; each list's log-probabilities from ``first[k]`` on and its log-softmax
+        row before ``first[k]``."""
         import torch
 
-        lengths = [len(ids) for ids in batch]
-        if packed:
-            limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
-            layout = pack(lengths, width=max(limit, *lengths))
-            positions = torch.tensor(row_positions(layout, lengths))
-            inputs = {"position_ids": positions.to(device), "use_cache": False}
-        else:
-            layout = Packing(max(lengths), len(batch), tuple((row, 0) for row in range(len(batch))))
-            mask = torch.tensor([[1] * n + [0] * (layout.width - n) for n in lengths])
-            inputs = {"attention_mask": mask.to(device)}
-        ids = torch.full((layout.rows, layout.width), self.context_token_id, dtype=torch.long)
-        for (row, offset), seq in zip(layout.places, batch, strict=True):
-            ids[row, offset : offset + len(seq)] = torch.tensor(seq)
-        return layout, ids.to(device), inputs
+        # a device-mapped model's hooks move the inputs to each layer's device
+        device = "cpu" if self._mapped else next(self.model.parameters()).device
+        layout = decoder_layout(batch, "padded", width=1, fill=self.context_token_id)
+        ids, inputs = layout.tensors(device, torch.long)
+        inputs.pop("use_cache")
+        logits = self.model(input_ids=ids, **inputs).logits[:, :-1].float()
+        norm = torch.logsumexp(logits, dim=-1)
+        lp = logits.gather(-1, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
+        lp = (lp - norm).cpu()
+        lps, dists = [], []
+        for row, (seq, start) in enumerate(zip(batch, first, strict=True)):
+            lps.append(lp[row, start - 1 : len(seq) - 1].tolist())
+            dists.append((logits[row, start - 1] - norm[row, start - 1]).cpu())
+        return lps, dists
 
-    def _head_logprobs(self, batch: Sequence[list[int]], device: Any) -> Any:
-        """Log-probabilities of every token after the first of each id list, concatenated in
-        order. The decoder runs on the batch packed into rows (:mod:`baselines.fast.packing`) when
-        the model keeps packed sequences apart (:func:`packing_isolates`), else on the batch
-        right-padded with an attention mask; the output layer runs only on the positions that
-        predict a real token, :data:`HEAD_ROWS` at a time — no vocabulary-wide logits for
-        padding, and memory bounded whatever the batch."""
+    def _head_logprobs(
+        self, batch: Sequence[list[int]], first: Sequence[int], starts: Any
+    ) -> tuple[list[list[float]], list[Any]]:
+        """The fast path: the decoder on the batch laid out by :attr:`packing`
+        (:mod:`baselines.fast.layout`), the output layer only on the distinct (position,
+        target) pairs read, :data:`HEAD_ROWS` at a time in vocabulary slices; with ``starts``
+        (cloze units) also the whole log-softmax row at each list's position before
+        ``first[k]``."""
         import torch
 
         from baselines.fast.head_logprobs import target_logprobs
 
         base, head = self._head
-        layout, ids, inputs = self._rows(batch, device, packed=self._packs)
+        parameter = next(base.parameters())
+        limit = min(PACK_WIDTH, self.max_length or PACK_WIDTH)
+        layout = decoder_layout(batch, self.packing, width=limit, fill=self.context_token_id)
+        self.positions[0] += layout.computed
+        self.positions[1] += layout.total
+        ids, inputs = layout.tensors(parameter.device, parameter.dtype)
         hidden = base(input_ids=ids, **inputs).last_hidden_state.flatten(0, 1)
-        where = torch.tensor(
-            [
-                row * layout.width + offset + j
-                for (row, offset), seq in zip(layout.places, batch, strict=True)
-                for j in range(len(seq) - 1)
-            ],
-            device=device,
+        wanted: dict[tuple[int, int], int] = {}
+        for seq, reads in zip(batch, layout.reads, strict=True):
+            for slot, target in zip(reads, seq[1:], strict=True):
+                wanted.setdefault((slot, target), len(wanted))
+        pairs = torch.tensor(list(wanted), device=parameter.device)
+        lp = target_logprobs(
+            hidden[pairs[:, 0]], head.weight, head.bias, pairs[:, 1], rows=HEAD_ROWS
         )
-        hidden, targets = hidden[where], ids.flatten()[where + 1]
-        return target_logprobs(hidden, head.weight, head.bias, targets, rows=HEAD_ROWS)
+        lp = lp.cpu().tolist()
+        lps = [
+            [lp[wanted[key]] for key in zip(reads[start - 1 :], seq[start:], strict=True)]
+            for seq, reads, start in zip(batch, layout.reads, first, strict=True)
+        ]
+        if starts is None:
+            return lps, [None] * len(batch)
+        at = torch.tensor(
+            [reads[start - 1] for reads, start in zip(layout.reads, first, strict=True)]
+        )
+        logits = head(hidden[at.to(parameter.device)]).float()
+        return lps, list(torch.log_softmax(logits, dim=-1).cpu())
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
@@ -389,5 +397,6 @@ class CausalLMScorer(CausalScorerBase):
             "max_length": self.max_length,
             **self._extra,
             "convention": self.convention,
+            "packing": self.packing,
             "versions": library_versions(),
         }

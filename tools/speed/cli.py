@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from baselines.fast.layout import PACKINGS
 from baselines.interface import RUNTIMES
 from li_adger.io.atomic import atomic_write_text
 from tools.speed.inputs import MLM_SIZES, benchmark_sentences, build_random_mlm, long_sentence
@@ -82,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="sentences per minicons PLL call (default 1, its fastest on CPU)",
     )
     p.add_argument("--causal-batch-size", type=int, default=64, help="both causal tools")
+    p.add_argument(
+        "--causal-packing",
+        choices=PACKINGS,
+        default="trie",
+        help="how our causal scorer lays out a batch (default trie, as python -m baselines score)",
+    )
     p.add_argument("--mlm-size", choices=sorted(MLM_SIZES), default="base", help="random BERT size")
     p.add_argument(
         "--causal-model",
@@ -184,6 +191,7 @@ def run_bench(args: argparse.Namespace) -> int:
             pll_runtime=args.runtime,
             minicons_batch_size=args.minicons_batch_size,
             causal_batch_size=args.causal_batch_size,
+            causal_packing=args.causal_packing,
             warmup=args.warmup,
             rounds=args.rounds,
             matmul_size=args.matmul_size,

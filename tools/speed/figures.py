@@ -76,6 +76,8 @@ def compare(
     a = tool_figures(ours, n_sentences, flops, matmul_flops)
     b = tool_figures(theirs, n_sentences, flops, matmul_flops)
     limit = speed_limit(flops, matmul_flops)
+    # our causal scorer's packing and the share of positions it computed, when measured
+    a.update((k, ours[k]) for k in ("packing", "positions_share") if k in ours)
     return {
         "ours": a,
         "minicons": b,

@@ -24,7 +24,9 @@ Tools (``tool`` in the request):
 ``minicons-mlm``   ``minicons.scorer.MaskedLMScorer.sequence_score`` (original PLL, sum), in
                    calls of ``batch_size`` sentences
 ``ours-causal``    :class:`baselines.kinds.causal.CausalLMScorer`, sum of token log-probs, batches
-                   of ``batch_size`` sentences, ``bos_token`` as its context token
+                   of ``batch_size`` sentences (as ``score`` makes them), ``bos_token`` as its
+                   context token, ``packing`` (default ``trie``); answers ``packing`` and
+                   ``positions_share`` too
 ``minicons-causal````minicons.scorer.IncrementalLMScorer.sequence_score`` (sum), ``bos_token``
                    set to the token our scorer conditions the first word on
 ``engine``         ``baselines.registry.build_scorer(model, engine=…, convention=…,
@@ -88,6 +90,41 @@ def _sum_reduction(x: Any) -> float:
     return x.sum(0).item()
 
 
+def _ours_causal(
+    request: dict[str, Any], model: str, device: str, precision: str, batch_size: int
+) -> Score:
+    """Our causal scorer in ``request["packing"]`` (default ``trie``), fed calls of
+    ``batch_size`` sentences as ``python -m baselines score`` feeds it (for ``trie``, sorted
+    by text: :func:`baselines.run.prefix_batches`). The function's ``counter`` is the scorer,
+    whose positions computed are read after the timed run."""
+    from baselines.kinds.causal import CausalLMScorer
+    from baselines.run import prefix_batches
+
+    causal = CausalLMScorer(
+        model,
+        device=device,
+        precision=precision,
+        batch_size=batch_size,
+        context_token=request["bos_token"],
+        packing=request.get("packing", "trie"),
+    )
+
+    def score_causal(sentences: list[str]) -> list[float]:
+        if causal.packing == "trie":
+            batches = prefix_batches(sentences, batch_size)
+        else:
+            order = sorted(range(len(sentences)), key=lambda k: -len(sentences[k]))
+            batches = [order[at : at + batch_size] for at in range(0, len(order), batch_size)]
+        out = [0.0] * len(sentences)
+        for batch in batches:
+            for k, s in zip(batch, causal.score([sentences[k] for k in batch]), strict=True):
+                out[k] = s
+        return out
+
+    score_causal.counter = causal  # type: ignore[attr-defined]
+    return score_causal
+
+
 def _build(request: dict[str, Any]) -> Score:
     """Load the requested tool and return a function from sentences to scores."""
     tool, model, device = request["tool"], request["model"], request.get("device", "cpu")
@@ -122,16 +159,7 @@ def _build(request: dict[str, Any]) -> Score:
 
         return score_mlm
     if tool == "ours-causal":
-        from baselines.kinds.causal import CausalLMScorer
-
-        causal = CausalLMScorer(
-            model,
-            device=device,
-            precision=precision,
-            batch_size=batch_size,
-            context_token=request["bos_token"],
-        )
-        return causal.score
+        return _ours_causal(request, model, device, precision, batch_size)
     if tool == "minicons-causal":
         from minicons.scorer import IncrementalLMScorer
 
@@ -245,11 +273,14 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
     if warmup:
         score(warmup)
     sentences = list(request["sentences"])
+    counter = getattr(score, "counter", None)
     cap = request.get("cap_bytes")
     memory = _DeviceMemory(device, cap) if device.startswith("cuda") else _HostMemory(cap)
     result: dict[str, Any] = {"tool": request["tool"], "load_seconds": load_seconds}
     best, scores, error = float("inf"), None, None
     for _ in range(int(request.get("repeats", 1))):
+        if counter is not None:
+            counter.positions = [0, 0]
         synchronize(device)
         start = time.perf_counter()
         try:
@@ -271,6 +302,8 @@ def measure_here(request: dict[str, Any]) -> dict[str, Any]:
         device=device,
         error=error,
     )
+    if counter is not None:
+        result.update(packing=counter.packing, positions_share=counter.positions_share)
     return result
 
 

@@ -120,6 +120,14 @@ def _causal_lines(causal: dict[str, Any]) -> list[str]:
         f"parameters), context token {causal['context_token']!r}, batch size "
         f"{causal['batch_size']} for both",
         *_table(causal),
+        *(
+            [
+                f"  ours packed by {causal['ours']['packing']}: the decoder computed "
+                f"{causal['ours']['positions_share']:.3f} of the positions"
+            ]
+            if causal["ours"].get("positions_share") is not None
+            else []
+        ),
     ]
 
 

@@ -218,6 +218,7 @@ def _causal(
     context_token: str,
     batch_size: int,
     precision: str,
+    packing: str,
     warmup: int,
 ) -> _Comparison:
     from transformers import AutoConfig, AutoTokenizer
@@ -235,7 +236,7 @@ def _causal(
     }
     ours, theirs = session.best_of_rounds(
         "causal",
-        {"tool": "ours-causal", "precision": precision, **request},
+        {"tool": "ours-causal", "precision": precision, "packing": packing, **request},
         {"tool": "minicons-causal", **request},
     )
     section = {
@@ -295,6 +296,7 @@ def run_benchmarks(
     pll_runtime: str = "torch",
     minicons_batch_size: int = 1,
     causal_batch_size: int = 64,
+    causal_packing: str = "trie",
     warmup: int = 4,
     rounds: int = 1,
     matmul_size: int = 2048,
@@ -314,7 +316,8 @@ def run_benchmarks(
     (:func:`baselines.fast.mlm_passes.default_token_budget`); ``pll_runtime`` is where our PLL's encoder
     runs (:data:`baselines.interface.RUNTIMES`). ``minicons_batch_size`` is the number of
     sentences per minicons PLL call (all their masked copies go in one forward pass);
-    ``causal_batch_size`` is the batch size of both causal tools. ``long_cap_bytes`` caps the
+    ``causal_batch_size`` is the batch size of both causal tools, ``causal_packing`` how our
+    causal scorer lays out a batch (:data:`baselines.fast.layout.PACKINGS`). ``long_cap_bytes`` caps the
     memory the minicons long-sentence run may add. ``measure`` runs one measurement and
     ``matmul_rate`` measures the matmul FLOP/s (default: ``matmul_size`` square matrices in
     ``precision`` on ``device``).
@@ -386,6 +389,7 @@ def run_benchmarks(
                 context_token=str(causal_context_token),
                 batch_size=causal_batch_size,
                 precision=precision,
+                packing=causal_packing,
                 warmup=warmup,
             )
             comparisons.append(causal)
