@@ -7,7 +7,8 @@ The same ``python -m baselines score ...`` command, started by a launcher::
 
 runs one process per device (:func:`launch_from_env` reads the launcher's ``WORLD_SIZE``,
 ``RANK`` and ``LOCAL_RANK``). :func:`score_units` splits the units into one shard per process,
-balanced by length (:func:`shard`), and each process scores its shard with
+balanced by length (:func:`shard`; for a scorer that packs by trie, runs of the units
+sorted by text that keep shared beginnings on one rank, :func:`prefix_shard`), and each process scores its shard with
 :func:`baselines.run.score_to_file` into a *shard file* ``<out>.rank-R-of-N.jsonl``, with that
 file's own resumable cache. When every shard is done, the records are gathered on rank 0 (over
 ``torch.distributed`` with the gloo backend, so no shared file system is needed across
@@ -30,6 +31,8 @@ True
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -178,6 +181,52 @@ def shard(lengths: Sequence[int], world_size: int) -> list[list[int]]:
     return [sorted(s) for s in shards]
 
 
+def prefix_shard(keys: Sequence[str], world_size: int) -> list[list[int]]:
+    """Split units into ``world_size`` shards that keep shared beginnings together, for a
+    scorer that computes each shared prefix once (``trie`` packing).
+
+    The units are sorted by their text ``keys`` and cut into contiguous runs. Each cut lies near
+    an equal share of the total length: among the boundaries within an eighth of a share of
+    it, and the nearest boundary on either side, the one whose two neighbours share the
+    shortest beginning (then the nearest), so a pair or a paradigm is cut only when nothing
+    nearby keeps it whole. Each shard lists its unit indices in increasing order; every index
+    is in exactly one shard, and the split is the same on every process.
+
+    Examples
+    --------
+    >>> keys = ["The keys is lost.", "Go.", "The keys are lost.", "Gone."]
+    >>> prefix_shard(keys, 2)  # the pair stays on one rank
+    [[1, 3], [0, 2]]
+    >>> prefix_shard(["a", "b"], 3)  # more ranks than units: one rank gets none
+    [[0], [], [1]]
+    """
+    if world_size < 1:
+        raise ValueError(f"world_size must be at least 1 (got {world_size})")
+    order = sorted(range(len(keys)), key=lambda k: keys[k])
+    cum = [0]
+    for k in order:
+        cum.append(cum[-1] + len(keys[k]))
+    total, n = cum[-1], len(order)
+
+    def shared(i: int) -> int:  # the common beginning of the units either side of boundary i
+        if i in (0, n):
+            return 0
+        a, b = keys[order[i - 1]], keys[order[i]]
+        return next((j for j, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+
+    cuts = [0]
+    for rank in range(1, world_size):
+        target = total * rank / world_size
+        after = bisect.bisect_left(cum, target, lo=cuts[-1])
+        near = {max(cuts[-1], after - 1), min(n, after)}
+        slack = total / (8 * world_size)
+        low = bisect.bisect_left(cum, target - slack, lo=cuts[-1])
+        near |= set(range(low, bisect.bisect_right(cum, target + slack, lo=low)))
+        cuts.append(min(near, key=lambda i: (shared(i), abs(cum[i] - target), i)))
+    cuts.append(n)
+    return [sorted(order[a:b]) for a, b in itertools.pairwise(cuts)]
+
+
 def shard_path(out: str | Path, launch: Launch) -> Path:
     """The shard file of ``launch``'s process next to the scores file ``out``.
 
@@ -250,7 +299,7 @@ def score_units(
     """:func:`baselines.run.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
     written it when this returns (``torch.distributed`` must be initialised)."""
-    from baselines.run import _check_inputs, _text_fields, score_to_file
+    from baselines.run import check_inputs, score_to_file, shares_prefixes, text_fields
 
     if launch is None:
         return score_to_file(
@@ -266,16 +315,20 @@ def score_units(
         )
     import torch.distributed as dist
 
-    ids, units = _check_inputs(ids, units)  # the one-process run's errors, before any scoring
+    ids, units = check_inputs(ids, units)  # the one-process run's errors, before any scoring
     out = Path(out)
     if not units:
         raise ValueError("no units to score (got an empty dataset)")
     if out.is_dir():
         raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
-    mine = shard([unit_length(u) for u in units], launch.world_size)[launch.rank]
+    if shares_prefixes(scorer):  # keep pairs and paradigms whole: their prefixes are shared
+        keys = [" ".join(text_fields(u).values()) for u in units]
+        mine = prefix_shard(keys, launch.world_size)[launch.rank]
+    else:
+        mine = shard([unit_length(u) for u in units], launch.world_size)[launch.rank]
     path = shard_path(out, launch)
     extra = dict(extra_metadata or {})
-    expected = [{"id": ids[k], **_text_fields(units[k])} for k in mine]
+    expected = [{"id": ids[k], **text_fields(units[k])} for k in mine]
     found = _read_shard(path, scorer.metadata(), dataset, extra, expected) if resume else None
     if mine and found is None:
         score_to_file(

@@ -46,13 +46,21 @@ from baselines.resume import PartialCache
 from baselines.units import can_score
 from li_adger.io.atomic import remove_temporaries
 
-__all__ = ["CLOZE_BATCH_SIZE", "prefix_batches", "run_metadata", "score_to_file"]
+__all__ = [
+    "CLOZE_BATCH_SIZE",
+    "check_inputs",
+    "prefix_batches",
+    "run_metadata",
+    "score_to_file",
+    "shares_prefixes",
+    "text_fields",
+]
 
 CLOZE_BATCH_SIZE = 32
 """Cloze units are scored at most this many at a time, so that the progress bar moves."""
 
 
-def _text_fields(unit: str | ClozeUnit) -> dict[str, str]:
+def text_fields(unit: str | ClozeUnit) -> dict[str, str]:
     """The text fields of a unit's record: ``sentence``, or ``context`` and ``completion``."""
     if isinstance(unit, ClozeUnit):
         return {"context": unit.context, "completion": unit.completion}
@@ -103,12 +111,12 @@ def prefix_batches(keys: Sequence[str], step: int) -> list[list[int]]:
     return batches[longest : longest + 1] + batches[:longest] + batches[longest + 1 :]
 
 
-def _shares_prefixes(scorer: Scorer) -> bool:
+def shares_prefixes(scorer: Scorer) -> bool:
     """Whether ``scorer`` (or the causal scorer a linked scorer wraps) packs by trie."""
     return getattr(getattr(scorer, "base", scorer), "packing", None) == "trie"
 
 
-def _check_inputs(
+def check_inputs(
     ids: Sequence[str], units: Sequence[str] | Sequence[ClozeUnit]
 ) -> tuple[list[str], list]:
     """Validate ids and units together, naming the id of a bad unit."""
@@ -122,7 +130,7 @@ def _check_inputs(
             )
     what = "cloze unit" if cloze else "sentence"
     for k, unit in enumerate(units):
-        for field, text in _text_fields(unit).items():
+        for field, text in text_fields(unit).items():
             if not isinstance(text, str):
                 break  # check_sentences names it
             problem = text_problem(text)
@@ -223,7 +231,7 @@ def score_to_file(
     file is discarded first. ``extra_metadata`` (e.g. :func:`dataset_metadata`) is added to
     the file's metadata record. Returns ``out``.
     """
-    ids, units = _check_inputs(ids, units)
+    ids, units = check_inputs(ids, units)
     if not units:
         raise ValueError("no units to score (got an empty dataset)")
     if not isinstance(batch_size, int) or batch_size < 1:
@@ -246,7 +254,7 @@ def score_to_file(
         cache.discard()
     cache.report_others()
     cached = cache.read()
-    texts = [_text_fields(u) for u in units]
+    texts = [text_fields(u) for u in units]
     done = {
         i: cached[i]
         for i, text in zip(ids, texts, strict=True)
@@ -254,7 +262,7 @@ def score_to_file(
     }
     step = min(batch_size, CLOZE_BATCH_SIZE) if cloze else batch_size
     pending = [k for k, i in enumerate(ids) if i not in done]
-    if _shares_prefixes(scorer):
+    if shares_prefixes(scorer):
         keys = [" ".join(texts[k].values()) for k in pending]
         batches = [[pending[j] for j in b] for b in prefix_batches(keys, step)]
     else:

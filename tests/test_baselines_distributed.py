@@ -17,7 +17,7 @@ from baselines_tiny import WORDS, save_tiny_causal_lm
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.distributed import Launch, launch_from_env, shard, shard_path
+from baselines.distributed import Launch, launch_from_env, prefix_shard, shard, shard_path
 from metric_adc.scores.file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,6 +77,29 @@ def test_shards_cover_every_unit_once_and_balance_the_length(lengths, world_size
     if lengths:  # greedy longest-first: loads differ by at most the longest unit
         assert max(loads) - min(loads) <= max(lengths)
     assert shard(lengths, world_size) == shards  # the same split on every process
+
+
+@given(st.lists(st.text("ab ", min_size=1, max_size=12), max_size=60), st.integers(1, 5))
+def test_prefix_shards_are_runs_of_the_sorted_texts_of_nearly_equal_length(keys, world_size):
+    shards = prefix_shard(keys, world_size)
+    assert len(shards) == world_size
+    assert sorted(k for s in shards for k in s) == list(range(len(keys)))
+    # each shard is a run of the text order: every text of rank r sorts before rank r+1's
+    runs = [sorted(keys[k] for k in s) for s in shards]
+    flat = [key for run in runs for key in run]
+    assert flat == sorted(keys)
+    total = sum(map(len, keys))
+    # each cut is within an eighth of a share, or one unit, of an equal share of the length
+    off = max(total / (8 * world_size), max(map(len, keys), default=0))
+    for run in runs:
+        assert abs(sum(map(len, run)) - total / world_size) <= 2 * off
+    assert prefix_shard(keys, world_size) == shards
+
+
+def test_prefix_shards_keep_a_pair_on_one_rank():
+    keys = ["The keys to the cabinet are lost.", "The keys to the cabinet is lost.",
+            "Who did you see?", "Who did you saw?"]  # fmt: skip
+    assert prefix_shard(keys, 2) == [[0, 1], [2, 3]]
 
 
 def test_the_launch_is_read_from_the_launchers_variables():
