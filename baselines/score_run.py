@@ -1,0 +1,204 @@
+"""The ``score`` command's run: every dataset read and verified, the scorer built once, then
+one scores file per benchmark (kept when an earlier run finished it; one shard per process
+under ``torchrun`` or ``accelerate launch``). :mod:`baselines.__main__` parses the command
+line and calls :func:`score`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from baselines.distributed import Launch, rank_device, score_units
+
+__all__ = ["DTYPES", "precision_of", "score"]
+
+
+DTYPES: dict[str, str] = {
+    "auto": "auto",
+    "float32": "fp32",
+    "float16": "fp16",
+    "bfloat16": "bf16",
+}
+"""``--dtype`` (Hugging Face's names) → ``--precision``: one setting under two names."""
+
+
+def precision_of(precision: str | None, dtype: str | None) -> str | None:
+    """The precision that ``--precision`` and ``--dtype`` ask for together.
+
+    Examples
+    --------
+    >>> precision_of(None, "bfloat16"), precision_of("fp16", None), precision_of("fp32", "float32")
+    ('bf16', 'fp16', 'fp32')
+    >>> precision_of("fp16", "bfloat16")
+    Traceback (most recent call last):
+    ...
+    ValueError: --precision fp16 and --dtype bfloat16 disagree: give one of them
+    """
+    if dtype is None:
+        return precision
+    if precision is not None and DTYPES[dtype] != precision:
+        raise ValueError(f"--precision {precision} and --dtype {dtype} disagree: give one of them")
+    return DTYPES[dtype]
+
+
+def _subset_text(text: str) -> str:
+    """``--subset`` as the scores file records it: the names, comma-separated, no spaces."""
+    return ",".join(t.strip() for t in text.split(",") if t.strip())
+
+
+def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
+    """Run ``python -m baselines score`` with its parsed ``args`` (one shard of it under a
+    ``launch``); returns the exit status. Bad input raises ``ValueError``, ``ImportError`` or
+    ``OSError``, which the command prints as one line."""
+    from baselines.engines.vllm_args import parse_engine_args
+    from baselines.finished import finished_problem, load_all
+    from baselines.registry import build_scorer, default_batch_size
+    from baselines.run import run_metadata
+    from baselines.units import DATASETS, can_score, dataset_metadata
+    from li_adger.io.atomic import remove_temporaries
+
+    engine_args = parse_engine_args(args.engine_arg)
+    if args.engine != "vllm" and engine_args:
+        raise ValueError(f"--engine-arg applies to --engine vllm (got --engine {args.engine})")
+    if args.engine == "vllm" and args.threads is not None:
+        raise ValueError(
+            "--threads applies to --engine hf; vLLM's CPU worker binds its own threads "
+            "(set VLLM_CPU_OMP_THREADS_BIND, e.g. 0-1)"
+        )
+    if launch is not None and args.device_map is not None:
+        raise ValueError(
+            "--device-map spreads one model over the devices of one process; under torchrun or "
+            "accelerate launch every process holds its own model on its own device"
+        )
+    if args.threads is not None:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    every = args.dataset == "all"
+    if every and args.subset is not None:
+        raise ValueError("--subset names groups of one benchmark; give --dataset blimp, npi or "
+                         "diagnostics")  # fmt: skip
+    if every and Path(args.out).is_file():
+        raise ValueError(f"with --dataset all, --out must be a folder (got the file {args.out})")
+    start = time.perf_counter()
+    # every dataset is read (its sources verified) before the model is loaded: a bad name or
+    # a missing source fails at once, before anything is scored
+    datasets = load_all(DATASETS if every else (args.dataset,), subset=args.subset)
+    data_seconds = time.perf_counter() - start
+    if every:
+        print(
+            f"read and verified {len(datasets)} benchmarks in {data_seconds:.1f} s", file=sys.stderr
+        )
+        data_seconds = 0.0
+    start = time.perf_counter()
+    scorer = build_scorer(
+        args.model,
+        kind=args.kind,
+        variant=args.variant,
+        device=rank_device(args.device, launch),
+        batch_size=None if args.batch_size == "auto" else args.batch_size,
+        precision=precision_of(args.precision, args.dtype),
+        unigram=args.unigram,
+        convention=args.convention,
+        revision=args.revision,
+        runtime=args.runtime,
+        packing=args.packing,
+        engine=args.engine,
+        engine_args=engine_args,
+        device_map=args.device_map,
+        max_memory=args.max_memory,
+        offload_folder=args.offload_folder,
+        progress=False,
+    )
+    if args.threads is not None and scorer.kind == "ngram":
+        raise ValueError(
+            f"--threads applies to neural models, which torch runs; the n-gram scorer "
+            f"{scorer.name} does not use torch (got --threads {args.threads})"
+        )
+    default = default_batch_size(args.model, scorer.kind)
+    batch_size = default if args.batch_size in (None, "auto") else args.batch_size
+    print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    for dataset, units in datasets.items():
+        start = time.perf_counter()
+        if not can_score(scorer, units.form):
+            reason = (
+                f"{dataset} has {units.form} units, which the {scorer.kind} scorer "
+                f"{scorer.name} cannot score"
+            )
+            if not every:
+                raise ValueError(f"{reason}; use a causal, masked or n-gram language model")
+            print(f"skipping {reason}", file=sys.stderr)
+            continue
+        if args.limit is not None:
+            units = units.head(args.limit)
+        out = Path(args.out) / f"{dataset}.jsonl" if every else Path(args.out)
+        extra = {
+            **dataset_metadata(dataset),
+            **({"limit": args.limit} if args.limit is not None else {}),
+            **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
+        }
+        if not args.fresh:
+            metadata = run_metadata(
+                scorer.metadata(), dataset, len(units.ids), cloze=units.cloze, extra_metadata=extra
+            )
+            problem = finished_problem(out, metadata, units.ids, units.texts)
+            if problem is None:
+                remove_temporaries(out.parent, targets=[out.name])  # of a killed rewrite
+                print(
+                    f"kept {out}: {dataset} was scored by an earlier run with the same model, "
+                    "settings and data (--fresh scores it again)",
+                    file=sys.stderr,
+                )
+                continue
+            if out.is_file():
+                print(f"scoring {dataset} again: {out} {problem}", file=sys.stderr)
+        if args.batch_size == "auto":
+            from baselines.batch_size import auto_batch_size
+
+            batch_size = auto_batch_size(scorer, units.texts, default=default)
+            print(f"--batch-size auto: {batch_size}", file=sys.stderr)
+        if args.batch_size is not None:
+            extra["batch_size"] = batch_size
+        counted = _position_counter(scorer)
+        loaded = time.perf_counter()
+        out = score_units(
+            scorer,
+            units.ids,
+            units.texts,
+            out,
+            dataset=dataset,
+            launch=launch,
+            batch_size=batch_size,
+            progress=not args.quiet,
+            resume=not args.fresh,
+            extra_metadata=extra,
+        )
+        done = time.perf_counter()
+        if launch is None or launch.is_main:
+            print(
+                f"wrote {len(units.ids)} scores to {out} "
+                f"(model {scorer.name}, kind {scorer.kind}, variant {scorer.variant}; "
+                f"data {loaded - start + data_seconds:.1f} s, scoring {done - loaded:.1f} s)",
+                file=sys.stderr,
+            )
+        if counted and counted.positions_share is not None:
+            where = "" if launch is None else f" on rank {launch.rank}"
+            print(
+                f"positions computed{where}: {counted.positions_share:.3f} of the tokens scored "
+                f"(packing {counted.packing})",
+                file=sys.stderr,
+            )
+    return 0
+
+
+def _position_counter(scorer: Any) -> Any:
+    """The causal scorer (itself, or the one a linked scorer wraps) whose positions computed
+    are counted (``positions``, ``positions_share``), its count set to zero; else ``None``."""
+    inner = getattr(scorer, "base", scorer)
+    if not hasattr(inner, "positions_share"):
+        return None
+    inner.positions = [0, 0]
+    return inner
