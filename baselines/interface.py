@@ -35,6 +35,14 @@ ENGINES: tuple[str, ...] = ("hf", "vllm")
 """What runs a causal LM: Hugging Face transformers in this process (default), or vLLM
 (:mod:`baselines.engines`)."""
 
+PACKINGS: tuple[str, ...] = ("trie", "rows", "padded")
+"""How the causal scorer lays a batch out for its decoder (:mod:`baselines.fast.layout`):
+each shared prefix once (default where exact), sentences end to end, or one per row."""
+
+UNIGRAM_SOURCES: tuple[str, ...] = ("wordfreq", "trigram")
+"""The unigram models behind SLOR and NormLP of causal and masked LMs
+(:mod:`baselines.kinds.unigram`)."""
+
 
 @dataclass(frozen=True)
 class TokenLogProbs:

@@ -29,11 +29,9 @@ from typing import Any
 
 from baselines.fast.packing import Packing, pack, row_positions
 from baselines.fast.trie import TriePacking, attention_mask, pack_trie
+from baselines.interface import PACKINGS
 
 __all__ = ["PACKINGS", "DecoderLayout", "check_packing", "decoder_layout", "snug_trie"]
-
-PACKINGS: tuple[str, ...] = ("trie", "rows", "padded")
-"""How a causal scorer lays out a batch for its decoder (see the module docs)."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from baselines.interface import UNIGRAM_SOURCES
 from metric_adc.scores.labels import DEFAULT_UNIGRAM_SOURCE
 
 __all__ = [
@@ -69,7 +70,6 @@ __all__ = [
     "unigram_model",
 ]
 
-UNIGRAM_SOURCES: tuple[str, ...] = ("wordfreq", "trigram")
 
 WORDFREQ_FLOOR = 1e-8
 """The frequency of an unknown word for ``wordfreq``: the cutoff of its ``large`` list (Zipf 1),
