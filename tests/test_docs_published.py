@@ -105,6 +105,10 @@ def _front_matter(text: str) -> dict:
 def test_dataset_card_splits_count_the_rows_of_the_data_files():
     card = _front_matter((REPO / "li_adger" / "README.md").read_text(encoding="utf-8"))
     rows = {name: pq.ParquetFile(path).metadata.num_rows for name, path in data_files().items()}
+    # num_bytes as `datasets` counts a split: the Arrow table's size in memory (without it,
+    # `datasets` calls the card's splits malformed and ignores them)
+    size = {name: pq.read_table(path).nbytes for name, path in data_files().items()}
+    assert {i["config_name"]: i["splits"][0]["num_bytes"] for i in card["dataset_info"]} == size
     splits = {
         info["config_name"]: {s["name"]: s["num_examples"] for s in info["splits"]}
         for info in card["dataset_info"]

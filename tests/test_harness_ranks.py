@@ -43,7 +43,8 @@ def test_documents_from_three_ranks_aggregate_to_the_one_process_numbers(tmp_pat
     got = json.loads(out.read_text(encoding="utf-8"))
 
     seen = got["seen"]  # the sentence ids each rank's model was asked for, in rank order
-    ids = list(li_adger.load("sentences")["id"])
+    ids = list(utils.sentences()["test"]["id"])  # the task's documents, pair by pair
+    assert sorted(ids) == sorted(li_adger.load("sentences")["id"])
     assert len(seen) == 3 and all(seen)
     shares = [list(dict.fromkeys(rank)) for rank in seen]
     assert sorted(i for share in shares for i in share) == sorted(ids)  # each document once
