@@ -125,6 +125,7 @@ def test_trigram_on_two_processes_writes_the_one_process_file(dataset, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl", "sentences.csv", "two.jsonl"]
 
 
+@pytest.mark.slow
 def test_a_tiny_causal_lm_on_two_processes_under_accelerate(dataset, tmp_path):
     model = save_tiny_causal_lm(tmp_path / "tiny", "llama")
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
@@ -142,6 +143,7 @@ def test_a_tiny_causal_lm_on_two_processes_under_accelerate(dataset, tmp_path):
     assert b.metadata["world_size"] == 2
 
 
+@pytest.mark.slow
 def test_a_finished_shard_is_reused_by_the_relaunch(dataset, tmp_path):
     """Rank 1 finished its shard file before the launch died: the relaunch takes its records
     as they are (one is marked here) and scores only rank 0's shard."""
@@ -170,6 +172,7 @@ def test_a_finished_shard_is_reused_by_the_relaunch(dataset, tmp_path):
     assert not finished.exists()
 
 
+@pytest.mark.slow
 def test_a_failing_process_fails_the_launch_with_its_error(dataset, tmp_path):
     out = tmp_path / "two.jsonl"
     blocked = shard_path(out, Launch(2, 1, 1))

@@ -253,6 +253,7 @@ def test_a_damaged_samples_file_names_the_line(tmp_path):
         samples.read_samples(path)
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_task_folder(tmp_path):
     """The built wheel holds the YAML, the functions it names and the task's README."""
     src = tmp_path / "src"
