@@ -1,6 +1,9 @@
 """Binary acceptability classification: Matthews correlation and decision thresholds.
 
-Pure NumPy. The CoLA paper's conventions (Warstadt, Singh & Bowman 2019):
+Pure NumPy, written here rather than taken from scikit-learn's ``matthews_corrcoef`` because
+scikit-learn is not a dependency of the metric and a bootstrap needs the MCC of many confusion
+matrices at once (:func:`mcc_from_counts`); its values equal scikit-learn's, and a test checks
+them against it. The CoLA paper's conventions (Warstadt, Singh & Bowman 2019):
 
 - **MCC** (Matthews 1975; the paper's metric, §3 and its appendix): the correlation of two
   Boolean variables, ``(TP·TN − FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.

@@ -15,8 +15,9 @@ from baselines.interface import Scorer  # noqa: E402
 from baselines.kinds.cola import ColaScorer, logit_margin, signed_confidence  # noqa: E402
 from baselines.models import cola_data, cola_train  # noqa: E402
 from baselines.models.cola_data import cola_file, read_cola  # noqa: E402
-from baselines.models.cola_train import finetune, matthews_corrcoef  # noqa: E402
+from baselines.models.cola_train import finetune  # noqa: E402
 from baselines.models.minilm import minilm_cola_path  # noqa: E402
+from metric_adc.classification import mcc  # noqa: E402
 
 PROBE = ["The keys are lost.", "The keys is lost.", "Go.", "Who did you see and Mary?", "Go."]
 
@@ -94,7 +95,7 @@ def test_saved_checkpoint_reproduces_the_selected_mcc(trained):
     sentences, labels = read_cola(work / "dev.tsv")
     scorer = ColaScorer(str(result.best_path), device="cpu", progress=False)
     predicted = [int(s > 0) for s in scorer.score(sentences)]
-    assert matthews_corrcoef(labels, predicted) == pytest.approx(result.best.dev_mcc, abs=1e-12)
+    assert mcc(labels, predicted) == pytest.approx(result.best.dev_mcc, abs=1e-12)
     assert scorer.metadata()["training"]["best"]["dev_mcc"] == result.best.dev_mcc
 
 
@@ -177,7 +178,7 @@ def test_signed_confidence_and_margin_agree_in_sign_and_order():
     ],
 )
 def test_matthews_corrcoef_by_hand(y_true, y_pred, mcc):
-    assert matthews_corrcoef(y_true, y_pred) == pytest.approx(mcc, abs=1e-12)
+    assert mcc(y_true, y_pred) == pytest.approx(mcc, abs=1e-12)
 
 
 def test_acceptable_label_comes_from_label2id(tmp_path, tiny_encoder):

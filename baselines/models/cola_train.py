@@ -8,11 +8,7 @@ random state is left untouched. After every epoch the model is evaluated on the 
 last, its manifest (:mod:`baselines.models.manifest`).
 Progress is saved after each seed, so an interrupted run resumes at the first unfinished seed
 (a seed's result does not depend on the other seeds, so adding seeds reuses finished ones).
-
-Examples
---------
->>> matthews_corrcoef([1, 1, 0, 0], [1, 0, 0, 0])
-0.5773502691896258
+The MCC is :func:`metric_adc.classification.mcc`, the metric's own.
 """
 
 from __future__ import annotations
@@ -30,37 +26,9 @@ from typing import Any
 from baselines.models.cola_data import read_cola
 from baselines.models.manifest import write_manifest
 from li_adger.io.atomic import atomic_dir, atomic_write_text
+from metric_adc.classification import mcc
 
 LABELS = {0: "unacceptable", 1: "acceptable"}
-
-
-def matthews_corrcoef(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
-    """Matthews correlation coefficient of binary labels.
-
-    When a row or column of the confusion matrix is empty (e.g. every prediction is the same
-    class) the coefficient is undefined; this returns 0.0, as scikit-learn does.
-
-    Examples
-    --------
-    >>> matthews_corrcoef([1, 0, 1, 0], [1, 0, 1, 0])
-    1.0
-    >>> matthews_corrcoef([1, 0, 1, 0], [1, 1, 1, 1])
-    0.0
-    >>> matthews_corrcoef([1, 0], [1])
-    Traceback (most recent call last):
-    ...
-    ValueError: y_true and y_pred must have the same length (got 2 and 1)
-    """
-    if len(y_true) != len(y_pred):
-        raise ValueError(
-            f"y_true and y_pred must have the same length (got {len(y_true)} and {len(y_pred)})"
-        )
-    tp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and p)
-    tn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if not t and not p)
-    fp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if not t and p)
-    fn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and not p)
-    denominator = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    return 0.0 if denominator == 0 else (tp * tn - fp * fn) / denominator
 
 
 @dataclass(frozen=True)
@@ -285,15 +253,13 @@ def finetune(
                     losses.append(loss.item())
                 predictions = predict_labels(model, tokenizer, dev_x, batch_size=128, device=dev)
                 extra_mcc = {
-                    name: matthews_corrcoef(
-                        y, predict_labels(model, tokenizer, x, batch_size=128, device=dev)
-                    )
+                    name: mcc(y, predict_labels(model, tokenizer, x, batch_size=128, device=dev))
                     for name, (x, y) in extra.items()
                 }
                 result = EpochResult(
                     seed=seed,
                     epoch=epoch,
-                    dev_mcc=matthews_corrcoef(dev_y, predictions),
+                    dev_mcc=mcc(dev_y, predictions),
                     dev_accuracy=sum(int(p == y) for p, y in zip(predictions, dev_y, strict=True))
                     / len(dev_y),
                     train_loss=sum(losses) / len(losses),
