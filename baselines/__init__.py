@@ -21,7 +21,7 @@ def load_scorer(model: str, **options: Any) -> Scorer:
 
     ``model`` is a built-in offline model (``trigram``, ``smollm2``, ``minilm-cola``; see
     ``python -m baselines models``), a Hugging Face model name or a local model folder.
-    ``options`` are the keyword options of :func:`baselines.registry.build_scorer` (those of
+    ``options`` are the keyword options of :func:`baselines.spec.build_scorer` (those of
     ``python -m baselines score``), with the same meaning and defaults except that no
     progress bar is shown unless ``progress=True``: ``kind`` (``causal``, ``mlm``, ``ngram``,
     ``cola``) when it cannot be detected; ``variant``, the linking function or output
@@ -32,7 +32,9 @@ def load_scorer(model: str, **options: Any) -> Scorer:
     ``packing`` (how a causal LM's batch is laid out: ``trie``, ``rows``, ``padded``);
     ``engine="vllm"`` runs a causal LM on vLLM, with ``engine_args`` for ``vllm.LLM``
     (:mod:`baselines.engines`; build it under ``if __name__ == "__main__":``, since vLLM
-    starts a child process). ``scorer.metadata()`` is what a scores file records about it.
+    starts a child process). Every option is checked before anything loads
+    (:func:`baselines.spec.score_spec`). ``scorer.metadata()`` is what a scores file records
+    about it.
 
     Examples
     --------
@@ -43,8 +45,8 @@ def load_scorer(model: str, **options: Any) -> Scorer:
     >>> load_scorer("trigram", colour="red")
     Traceback (most recent call last):
     ...
-    TypeError: build_scorer() got an unexpected keyword argument 'colour'
+    TypeError: score_spec() got an unexpected keyword argument 'colour'
     """
-    from baselines.registry import build_scorer
+    from baselines.spec import build_scorer
 
     return build_scorer(model, **{"progress": False, **options})

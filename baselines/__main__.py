@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--packing",
-        choices=PACKINGS,
+        metavar="|".join(PACKINGS),
         help="causal LMs (--engine hf): how a batch is laid out for the model — trie "
         "(default: each shared prefix computed once, where the model honours a custom "
         "attention mask, else rows), rows (packed end to end) or padded",

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from baselines.interface import BatchedScorer
+
 __all__ = ["AUTO_START", "auto_batch_size", "is_out_of_memory", "largest_batch"]
 
 AUTO_START = 512
@@ -112,11 +114,11 @@ def auto_batch_size(scorer: Any, sentences: Sequence[object], *, default: int) -
     longest = sorted(sentences, key=len, reverse=True)
 
     def fits(size: int) -> None:
-        if hasattr(scorer, "batch_size"):
+        if isinstance(scorer, BatchedScorer):
             scorer.batch_size = size
         scorer.score(longest[:size])
 
     size = largest_batch(fits, AUTO_START, free=torch.cuda.empty_cache)
-    if hasattr(scorer, "batch_size"):
+    if isinstance(scorer, BatchedScorer):
         scorer.batch_size = size
     return size

@@ -7,8 +7,8 @@ The same ``python -m baselines score ...`` command, started by a launcher::
 
 runs one process per device (:func:`launch_from_env` reads the launcher's ``WORLD_SIZE``,
 ``RANK`` and ``LOCAL_RANK``). :func:`score_units` splits the units into one shard per process,
-balanced by length (:func:`shard`; for a scorer that packs by trie, runs of the units
-sorted by text that keep shared beginnings on one rank, :func:`prefix_shard`), and each process scores its shard with
+planned by :mod:`baselines.batch_order` (balanced by length; for a scorer that packs by trie,
+runs of the units sorted by text that keep shared beginnings on one rank), and each process scores its shard with
 :func:`baselines.run.score_to_file` into a *shard file* ``<out>.rank-R-of-N.jsonl``, with that
 file's own resumable cache. When every shard is done, the records are gathered on rank 0 (over
 ``torch.distributed`` with the gloo backend, so no shared file system is needed across
@@ -25,14 +25,12 @@ Examples
 Launch(world_size=2, rank=1, local_rank=1)
 >>> launch_from_env({}) is None
 True
->>> shard([5, 1, 4, 2, 3], 2)
-[[0, 1, 3], [2, 4]]
+>>> rank_shard(["Go.", "The keys are lost.", "Gone."], 2, 1, by_prefix=False)
+[0, 2]
 """
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -40,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from baselines.batch_order import rank_shard
 from baselines.interface import ClozeUnit, Scorer
 
 __all__ = [
@@ -47,11 +46,9 @@ __all__ = [
     "launch_from_env",
     "rank_device",
     "score_units",
-    "shard",
     "shard_path",
     "start",
     "stop",
-    "unit_length",
 ]
 
 
@@ -136,95 +133,6 @@ def rank_device(device: str, launch: Launch | None, cuda_available: bool | None 
     if not cuda_available:
         return device
     return f"cuda:{launch.local_rank}"
-
-
-def unit_length(unit: str | ClozeUnit) -> int:
-    """What a unit costs to score, in characters (a stand-in for tokens that every kind
-    shares: sub-word tokens grow with characters).
-
-    Examples
-    --------
-    >>> unit_length("The keys are lost."), unit_length(ClozeUnit("The keys are", "lost"))
-    (18, 16)
-    """
-    if isinstance(unit, ClozeUnit):
-        return len(unit.context) + len(unit.completion)
-    return len(unit)
-
-
-def shard(lengths: Sequence[int], world_size: int) -> list[list[int]]:
-    """Split units of ``lengths`` into ``world_size`` shards of nearly equal total length.
-
-    Longest first, each unit goes to the shard with the least length so far (the lowest rank
-    on a tie), so the split is the same on every process and on every rerun. Each shard lists
-    its unit indices in increasing order; every index is in exactly one shard.
-
-    Examples
-    --------
-    >>> shard([10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 2)
-    [[0], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]
-    >>> shard([3, 3], 3)
-    [[0], [1], []]
-    >>> shard([1], 0)
-    Traceback (most recent call last):
-    ...
-    ValueError: world_size must be at least 1 (got 0)
-    """
-    if world_size < 1:
-        raise ValueError(f"world_size must be at least 1 (got {world_size})")
-    loads = [0] * world_size
-    shards: list[list[int]] = [[] for _ in range(world_size)]
-    for k in sorted(range(len(lengths)), key=lambda k: (-lengths[k], k)):
-        rank = min(range(world_size), key=lambda r: (loads[r], r))
-        loads[rank] += lengths[k]
-        shards[rank].append(k)
-    return [sorted(s) for s in shards]
-
-
-def prefix_shard(keys: Sequence[str], world_size: int) -> list[list[int]]:
-    """Split units into ``world_size`` shards that keep shared beginnings together, for a
-    scorer that computes each shared prefix once (``trie`` packing).
-
-    The units are sorted by their text ``keys`` and cut into contiguous runs. Each cut lies near
-    an equal share of the total length: among the boundaries within an eighth of a share of
-    it, and the nearest boundary on either side, the one whose two neighbours share the
-    shortest beginning (then the nearest), so a pair or a paradigm is cut only when nothing
-    nearby keeps it whole. Each shard lists its unit indices in increasing order; every index
-    is in exactly one shard, and the split is the same on every process.
-
-    Examples
-    --------
-    >>> keys = ["The keys is lost.", "Go.", "The keys are lost.", "Gone."]
-    >>> prefix_shard(keys, 2)  # the pair stays on one rank
-    [[1, 3], [0, 2]]
-    >>> prefix_shard(["a", "b"], 3)  # more ranks than units: one rank gets none
-    [[0], [], [1]]
-    """
-    if world_size < 1:
-        raise ValueError(f"world_size must be at least 1 (got {world_size})")
-    order = sorted(range(len(keys)), key=lambda k: keys[k])
-    cum = [0]
-    for k in order:
-        cum.append(cum[-1] + len(keys[k]))
-    total, n = cum[-1], len(order)
-
-    def shared(i: int) -> int:  # the common beginning of the units either side of boundary i
-        if i in (0, n):
-            return 0
-        a, b = keys[order[i - 1]], keys[order[i]]
-        return next((j for j, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-
-    cuts = [0]
-    for rank in range(1, world_size):
-        target = total * rank / world_size
-        after = bisect.bisect_left(cum, target, lo=cuts[-1])
-        near = {max(cuts[-1], after - 1), min(n, after)}
-        slack = total / (8 * world_size)
-        low = bisect.bisect_left(cum, target - slack, lo=cuts[-1])
-        near |= set(range(low, bisect.bisect_right(cum, target + slack, lo=low)))
-        cuts.append(min(near, key=lambda i: (shared(i), abs(cum[i] - target), i)))
-    cuts.append(n)
-    return [sorted(order[a:b]) for a, b in itertools.pairwise(cuts)]
 
 
 def shard_path(out: str | Path, launch: Launch) -> Path:
@@ -321,11 +229,7 @@ def score_units(
         raise ValueError("no units to score (got an empty dataset)")
     if out.is_dir():
         raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
-    if shares_prefixes(scorer):  # keep pairs and paradigms whole: their prefixes are shared
-        keys = [" ".join(text_fields(u).values()) for u in units]
-        mine = prefix_shard(keys, launch.world_size)[launch.rank]
-    else:
-        mine = shard([unit_length(u) for u in units], launch.world_size)[launch.rank]
+    mine = rank_shard(units, launch.world_size, launch.rank, by_prefix=shares_prefixes(scorer))
     path = shard_path(out, launch)
     extra = dict(extra_metadata or {})
     expected = [{"id": ids[k], **text_fields(units[k])} for k in mine]

@@ -118,6 +118,35 @@ class Scorer(Protocol):
 
 
 @runtime_checkable
+class BatchedScorer(Scorer, Protocol):
+    """A scorer whose batching a scoring run may ask about and set: everything a run reads
+    of a scorer beyond :class:`Scorer` (:mod:`baselines.run`, :mod:`baselines.batch_size`).
+    Wrappers (:class:`~baselines.kinds.linked.LinkedScorer`) pass these to the scorer they wrap.
+
+    Attributes
+    ----------
+    batch_size:
+        Sentences per forward pass; settable (``--batch-size auto`` sets the size it finds).
+    packing:
+        How a batch is laid out (one of :data:`PACKINGS`), or ``None`` where that does not
+        apply; ``"trie"`` makes a run put units that share a beginning in one batch.
+    positions_share:
+        Positions computed / tokens scored since :meth:`count_positions` (``None`` before
+        any, or where the scorer does not count them).
+    """
+
+    batch_size: int
+    packing: str | None
+
+    @property
+    def positions_share(self) -> float | None: ...
+
+    def count_positions(self) -> None:
+        """Start counting the positions computed afresh."""
+        ...
+
+
+@runtime_checkable
 class TokenScorer(Scorer, Protocol):
     """A scorer that also exposes per-token log-probabilities."""
 

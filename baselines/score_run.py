@@ -9,9 +9,9 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from baselines.distributed import Launch, rank_device, score_units
+from baselines.interface import BatchedScorer
 
 __all__ = ["DTYPES", "precision_of", "score"]
 
@@ -55,14 +55,31 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     ``OSError``, which the command prints as one line."""
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.finished import finished_problem, load_all
-    from baselines.registry import build_scorer, default_batch_size
     from baselines.run import run_metadata
+    from baselines.spec import score_spec
     from baselines.units import DATASETS, can_score, dataset_metadata
     from li_adger.io.atomic import remove_temporaries
 
-    engine_args = parse_engine_args(args.engine_arg)
-    if args.engine != "vllm" and engine_args:
-        raise ValueError(f"--engine-arg applies to --engine vllm (got --engine {args.engine})")
+    # every option is checked before anything is read, loaded, converted or trained
+    spec = score_spec(
+        args.model,
+        kind=args.kind,
+        variant=args.variant,
+        device=rank_device(args.device, launch),
+        batch_size=args.batch_size,
+        precision=precision_of(args.precision, args.dtype),
+        unigram=args.unigram,
+        convention=args.convention,
+        revision=args.revision,
+        runtime=args.runtime,
+        packing=args.packing,
+        engine=args.engine,
+        engine_args=parse_engine_args(args.engine_arg),
+        device_map=args.device_map,
+        max_memory=args.max_memory,
+        offload_folder=args.offload_folder,
+        progress=False,
+    )
     if args.engine == "vllm" and args.threads is not None:
         raise ValueError(
             "--threads applies to --engine hf; vLLM's CPU worker binds its own threads "
@@ -72,6 +89,11 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         raise ValueError(
             "--device-map spreads one model over the devices of one process; under torchrun or "
             "accelerate launch every process holds its own model on its own device"
+        )
+    if args.threads is not None and spec.kind == "ngram":
+        raise ValueError(
+            f"--threads applies to neural models, which torch runs; the n-gram scorer "
+            f"{spec.model} does not use torch (got --threads {args.threads})"
         )
     if args.threads is not None:
         import torch
@@ -94,32 +116,8 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         )
         data_seconds = 0.0
     start = time.perf_counter()
-    scorer = build_scorer(
-        args.model,
-        kind=args.kind,
-        variant=args.variant,
-        device=rank_device(args.device, launch),
-        batch_size=None if args.batch_size == "auto" else args.batch_size,
-        precision=precision_of(args.precision, args.dtype),
-        unigram=args.unigram,
-        convention=args.convention,
-        revision=args.revision,
-        runtime=args.runtime,
-        packing=args.packing,
-        engine=args.engine,
-        engine_args=engine_args,
-        device_map=args.device_map,
-        max_memory=args.max_memory,
-        offload_folder=args.offload_folder,
-        progress=False,
-    )
-    if args.threads is not None and scorer.kind == "ngram":
-        raise ValueError(
-            f"--threads applies to neural models, which torch runs; the n-gram scorer "
-            f"{scorer.name} does not use torch (got --threads {args.threads})"
-        )
-    default = default_batch_size(args.model, scorer.kind)
-    batch_size = default if args.batch_size in (None, "auto") else args.batch_size
+    scorer = spec.scorer()
+    batch_size = spec.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     for dataset, units in datasets.items():
         start = time.perf_counter()
@@ -155,14 +153,16 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 continue
             if out.is_file():
                 print(f"scoring {dataset} again: {out} {problem}", file=sys.stderr)
-        if args.batch_size == "auto":
+        if spec.auto_batch_size:
             from baselines.batch_size import auto_batch_size
 
-            batch_size = auto_batch_size(scorer, units.texts, default=default)
+            batch_size = auto_batch_size(scorer, units.texts, default=spec.batch_size)
             print(f"--batch-size auto: {batch_size}", file=sys.stderr)
-        if args.batch_size is not None:
+        if spec.batch_size_given:
             extra["batch_size"] = batch_size
-        counted = _position_counter(scorer)
+        counted = scorer if isinstance(scorer, BatchedScorer) else None
+        if counted is not None:
+            counted.count_positions()
         loaded = time.perf_counter()
         out = score_units(
             scorer,
@@ -192,13 +192,3 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 file=sys.stderr,
             )
     return 0
-
-
-def _position_counter(scorer: Any) -> Any:
-    """The causal scorer (itself, or the one a linked scorer wraps) whose positions computed
-    are counted (``positions``, ``positions_share``), its count set to zero; else ``None``."""
-    inner = getattr(scorer, "base", scorer)
-    if not hasattr(inner, "positions_share"):
-        return None
-    inner.positions = [0, 0]
-    return inner

@@ -13,7 +13,7 @@ from baselines_tiny import save_tiny_causal_lm
 from baselines import load_scorer
 from baselines.__main__ import main
 from baselines.batch_size import auto_batch_size, largest_batch
-from baselines.registry import build_scorer
+from baselines.spec import build_scorer
 
 SENTENCES = ["The keys are lost.", "The keys is lost.", "Who did you think solved the problem?"]
 
@@ -93,7 +93,7 @@ BUILD_OPTIONS = [
 def test_load_scorer_takes_every_option_of_build_scorer(option, monkeypatch):
     """Each keyword option of build_scorer (read from its signature, so that a new one is
     covered) reaches build_scorer unchanged through load_scorer."""
-    from baselines import registry
+    from baselines import spec
 
     seen = []
 
@@ -102,17 +102,17 @@ def test_load_scorer_takes_every_option_of_build_scorer(option, monkeypatch):
         seen.append((model, options))
         return "scorer"
 
-    monkeypatch.setattr(registry, "build_scorer", spy)
+    monkeypatch.setattr(spec, "build_scorer", spy)
     value = object()
     assert load_scorer("m", **{option: value}) == "scorer"
     assert len(seen) == 1 and seen[0][0] == "m" and seen[0][1][option] is value
 
 
 def test_load_scorer_shows_no_progress_unless_asked(monkeypatch):
-    from baselines import registry
+    from baselines import spec
 
     seen = []
-    monkeypatch.setattr(registry, "build_scorer", lambda model, **o: seen.append(o["progress"]))
+    monkeypatch.setattr(spec, "build_scorer", lambda model, **o: seen.append(o["progress"]))
     load_scorer("m")
     load_scorer("m", progress=True)
     assert seen == [False, True]
@@ -125,9 +125,17 @@ def test_revision_is_refused_for_a_built_in_model():
 
 
 def test_auto_batch_size_halves_until_the_longest_sentences_fit():
-    class FakeGpuScorer:
+    class FakeGpuScorer:  # a BatchedScorer
+        name, kind, variant, reduction = "fake", "causal", "logprob", "sum"
         device = "cuda:0"
         batch_size = 16
+        packing, positions_share = None, None
+
+        def count_positions(self):
+            pass
+
+        def metadata(self):
+            return {"model": self.name}
 
         def __init__(self):
             self.tried = []

@@ -153,7 +153,7 @@ def test_loading_from_a_folder_matches_the_objects(tmp_path):
 def test_smollm2_end_to_end(tmp_path):
     """The real SmolLM2 default on the first 64 LI-Adger sentences, through the CLI."""
     from baselines.models.smollm2 import CONTEXT_TOKEN
-    from baselines.registry import build_scorer
+    from baselines.spec import build_scorer
     from metric_adc.scores.file import read_scores
 
     out = tmp_path / "smollm2.jsonl"

@@ -10,7 +10,7 @@ from baselines_tiny import WORDS, save_tiny_causal_lm
 
 from baselines.__main__ import main
 from baselines.device_map import parse_max_memory
-from baselines.registry import build_scorer
+from baselines.spec import build_scorer
 
 SENTENCES = [" ".join(WORDS[(k * j) % 20] for j in range(3 + k % 9)) for k in range(24)]
 

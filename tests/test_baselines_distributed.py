@@ -17,7 +17,8 @@ from baselines_tiny import WORDS, save_tiny_causal_lm
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines.distributed import Launch, launch_from_env, prefix_shard, shard, shard_path
+from baselines.batch_order import prefix_shard, shard
+from baselines.distributed import Launch, launch_from_env, shard_path
 from metric_adc.scores.file import read_scores
 
 REPO = Path(__file__).resolve().parents[1]
@@ -147,8 +148,8 @@ def test_a_tiny_causal_lm_on_two_processes_under_accelerate(dataset, tmp_path):
 def test_a_finished_shard_is_reused_by_the_relaunch(dataset, tmp_path):
     """Rank 1 finished its shard file before the launch died: the relaunch takes its records
     as they are (one is marked here) and scores only rank 0's shard."""
-    from baselines.registry import build_scorer
     from baselines.run import score_to_file
+    from baselines.spec import build_scorer
     from baselines.units import dataset_metadata, load_units
 
     units = load_units(str(dataset))

@@ -12,7 +12,7 @@ from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 from baselines.interface import RecordScorer, TokenLogProbs
 from baselines.kinds.linked import LINKED_VARIANTS, LinkedScorer, linked_factory
 from baselines.kinds.unigram import UnigramModel, unigram_model
-from baselines.registry import build_scorer
+from baselines.spec import build_scorer
 from metric_adc.scores.file import read_scores
 
 pytest.importorskip("wordfreq")
@@ -196,3 +196,56 @@ def test_command_line_writes_the_fields_and_metadata(tiny_causal, tmp_path):
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[1])
     assert list(first) == ["id", "sentence", "score", "n_tokens", "n_words", "logprob",
                            "unigram_logprob"]  # fmt: skip
+
+
+class StubGpuCausal(ToyBase):
+    """A causal scorer standing in for one on a GPU: out of memory above 40 sentences in a
+    forward pass (its ``batch_size``, or fewer when given fewer)."""
+
+    packing, positions_share = "rows", None
+
+    def __init__(self, batch_size):
+        self.batch_size = batch_size
+        self.passes = []
+
+    def count_positions(self):
+        pass
+
+    def token_logprobs(self, sentences):
+        size = min(len(sentences), self.batch_size)
+        if size > 40:
+            raise RuntimeError("CUDA out of memory. Tried to allocate 1.00 GiB")
+        self.passes.append(size)
+        return super().token_logprobs(sentences)
+
+    def metadata(self):
+        return {**super().metadata(), "device": "cuda:0"}
+
+
+def test_batch_size_auto_applies_the_size_it_finds_to_a_linked_scorer(tmp_path, monkeypatch):
+    # --variant slor wraps the causal scorer: the size --batch-size auto finds must reach the
+    # scorer it wraps (which does the forward passes), not only the scores file
+    from baselines import registry
+    from baselines.__main__ import main
+
+    built = []
+
+    def build(model, *, batch_size, **options):
+        built.append(StubGpuCausal(batch_size))
+        return built[-1]
+
+    factory = registry.SCORER_FACTORIES["causal"]
+    stub = registry.ScorerFactory(
+        linked_factory(build, "logprob"), factory.options, ("batch_size",)
+    )
+    monkeypatch.setitem(registry.SCORER_FACTORIES, "causal", stub)
+    data = tmp_path / "mine.csv"
+    rows = "".join(f"s{k},The keys to cabinet {k} are lost.\n" for k in range(100))
+    data.write_text("id,sentence\n" + rows, encoding="utf-8")
+    out = tmp_path / "slor.jsonl"
+    argv = ["score", "--model", "smollm2", "--variant", "slor", "--unigram", "trigram",
+            "--batch-size", "auto", "--dataset", str(data), "--out", str(out), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    (base,) = built
+    assert base.batch_size == 32 and read_scores(out).metadata["batch_size"] == 32
+    assert max(base.passes) == 32 and len(read_scores(out).ids) == 100

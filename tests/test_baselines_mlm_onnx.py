@@ -11,7 +11,7 @@ pytest.importorskip("onnxscript")
 
 from baselines.fast.mlm_onnx import check_runtime  # noqa: E402
 from baselines.kinds.mlm import MaskedLMScorer  # noqa: E402
-from baselines.registry import build_scorer  # noqa: E402
+from baselines.spec import build_scorer  # noqa: E402
 
 SENTENCES = [
     "The keys are lost.",

@@ -159,7 +159,7 @@ def test_the_command_scores_alike_with_each_packing_and_prints_the_share(tmp_pat
 def test_smollm2_packings_equal_its_own_logits():
     """The real SmolLM2 default on 16 BLiMP pairs (two paradigms) and 16 LI-Adger sentences:
     every packing within 1e-4 of ``model(...).logits`` on each sentence alone."""
-    from baselines.registry import build_scorer
+    from baselines.spec import build_scorer
     from baselines.units import load_units
     from tools.speed.trie import whole_pairs
 
@@ -186,8 +186,8 @@ def test_the_shipped_smollm2_scores_are_reproduced_by_the_trie():
     import csv
     from pathlib import Path
 
-    from baselines.registry import build_scorer
-    from baselines.run import prefix_batches
+    from baselines.batch_order import plan_batches
+    from baselines.spec import build_scorer
     from baselines.units import load_units
 
     shipped = Path(__file__).parents[1] / "space" / "results" / "li_adger"
@@ -198,7 +198,9 @@ def test_the_shipped_smollm2_scores_are_reproduced_by_the_trie():
     scorer = build_scorer("smollm2", device="cpu", progress=False)
     assert scorer.packing == "trie"
     got = {}
-    for batch in prefix_batches(texts, 64):  # as the scoring run batches them
+    for batch in plan_batches(
+        texts, 64, by_prefix=True, longest_first=True
+    ):  # as the scoring run batches them
         for k, s in zip(batch, scorer.score([texts[k] for k in batch]), strict=True):
             got[ids[k]] = s
     assert scorer.positions_share < 1.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from baselines.interface import KINDS
-from baselines.registry import SCORER_FACTORIES, ScorerFactory, build_scorer
+from baselines.registry import SCORER_FACTORIES, ScorerFactory
+from baselines.spec import build_scorer
 
 OPTIONS = {"variant": "logprob", "device": "cpu", "precision": "bf16"}
 
@@ -71,3 +72,17 @@ def test_a_builtin_model_gets_its_own_batch_size(monkeypatch):
         ("smollm2", {"device": "auto", "batch_size": 64}),
         ("gpt2", {"device": "auto", "batch_size": 16}),
     ]
+
+
+def test_a_variant_the_kind_lacks_is_refused_before_minilm_cola_is_trained(monkeypatch, capsys):
+    from baselines.__main__ import main
+    from baselines.models import minilm
+
+    def never():
+        raise AssertionError("MiniLM was fine-tuned although the variant is refused")
+
+    monkeypatch.setattr(minilm, "minilm_cola_path", never)
+    argv = ["score", "--model", "minilm-cola", "--variant", "slor", "--out", "x.jsonl"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "output must be one of 'signed-confidence', 'logit-margin' (got 'slor')" in err

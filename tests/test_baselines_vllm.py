@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselines import load_scorer, registry
+from baselines import load_scorer, registry, spec
 from baselines.__main__ import main
 from baselines.engines import vllm_scorer
 from baselines.engines.vllm_args import (
@@ -98,7 +98,7 @@ def test_engine_args_pass_through_and_override_the_other_defaults():
 def test_what_the_scorer_sets_is_refused_as_an_engine_arg_naming_the_option(key):
     expected = f"--engine-arg {key} cannot be given: {SCORER_ENGINE_ARGS[key]} (got {key}=x)"
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
-        engine_kwargs("f", device_type="cpu", engine_args={key: "x"}, environ={})
+        spec.score_spec("f", engine="vllm", engine_args={key: "x"})
 
 
 def _cli_error(capsys, *args: str) -> str:
@@ -198,10 +198,10 @@ def test_the_registry_builds_smollm2_on_vllm_with_the_same_context_token_and_lin
 def test_a_causal_model_without_a_local_config_is_served_by_vllm_as_causal(monkeypatch):
     monkeypatch.setattr(vllm_scorer, "VLLMCausalScorer", FakeVLLMScorer)
     monkeypatch.setattr(vllm_scorer, "require_vllm", lambda: "vllm")
-    scorer = registry.build_scorer("meta-llama/Llama-3.1-70B", engine="vllm", revision="main")
+    scorer = spec.build_scorer("meta-llama/Llama-3.1-70B", engine="vllm", revision="main")
     assert scorer.source == "meta-llama/Llama-3.1-70B" and scorer.options["revision"] == "main"
     with pytest.raises(ValueError, match=r"engine must be one of 'hf', 'vllm' \(got 'tgi'\)"):
-        registry.build_scorer("gpt2", engine="tgi")
+        spec.build_scorer("gpt2", engine="tgi")
     assert set(registry.ENGINE_FACTORIES) == set(ENGINES) - {"hf"}
 
 

@@ -1,6 +1,6 @@
 """The code base passes its own linter and formatter settings (``[tool.ruff]`` in pyproject) and
-its import contracts (``[tool.importlinter]``: packages import downward only, no cycle inside a
-package)."""
+its import contracts (``[tool.importlinter]``: packages import downward only, the app and the
+scorers independent, no cycle inside a package)."""
 
 from __future__ import annotations
 

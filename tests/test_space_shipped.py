@@ -31,7 +31,7 @@ TRIGRAM = "trigram-slor"
 
 @pytest.fixture(scope="module")
 def trigram():
-    from baselines.registry import build_scorer
+    from baselines.spec import build_scorer
 
     return build_scorer("trigram", progress=False)
 

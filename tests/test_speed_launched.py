@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from baselines.registry import build_scorer
+from baselines.spec import build_scorer
 from tools.speed.launched import measure_launched, parse_seconds
 
 SENTENCES = ["The keys to the cabinet are lost.", "The keys is lost.", "Who did you see?",

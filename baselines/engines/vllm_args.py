@@ -154,14 +154,9 @@ def engine_kwargs(
     >>> gpu = engine_kwargs("m", device_type="cuda", engine_args={"tensor_parallel_size": 8})
     >>> gpu["dtype"], gpu["tensor_parallel_size"], "kv_cache_memory_bytes" in gpu
     ('auto', 8, False)
-    >>> engine_kwargs("m", device_type="cpu", engine_args={"dtype": "half"})
-    Traceback (most recent call last):
-    ...
-    ValueError: --engine-arg dtype cannot be given: use --precision or --dtype (got dtype=half)
     """
     env = os.environ if environ is None else environ
-    given = dict(engine_args or {})
-    check_engine_args(given)
+    given = dict(engine_args or {})  # checked with the run's spec (check_engine_args)
     if precision != "auto" and precision not in DTYPES:
         choices = ", ".join(repr(p) for p in ("auto", *DTYPES))
         raise ValueError(f"precision must be one of {choices} (got {precision!r})")

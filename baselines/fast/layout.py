@@ -126,11 +126,9 @@ def decoder_layout(
     if packing == "rows":
         layout = pack(lengths, width=max(width, *lengths))
         inputs = {"position_ids": row_positions(layout, lengths)}
-    elif packing == "padded":
+    else:  # padded: a packing was checked once, where the run's spec or the scorer was made
         layout = Packing(max(lengths), len(batch), tuple((r, 0) for r in range(len(batch))))
         inputs = {"attention_mask": [[1] * n + [0] * (layout.width - n) for n in lengths]}
-    else:
-        check_packing(packing)
     ids = [[fill] * layout.width for _ in range(layout.rows)]
     reads = []
     for (row, offset), seq in zip(layout.places, batch, strict=True):

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from baselines.batch_order import plan_batches
 from baselines.device_map import from_pretrained_options, map_devices
 from baselines.fast.isolation import mask_isolates, packing_isolates
 from baselines.fast.layout import check_packing, decoder_layout
@@ -161,7 +162,6 @@ class CausalLMScorer(CausalScorerBase):
 
         check_linking_name(variant, allowed=CAUSAL_VARIANTS)
         check_convention(convention, context_token)
-        check_packing(packing)
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
@@ -284,17 +284,17 @@ class CausalLMScorer(CausalScorerBase):
         computed, total = self.positions
         return computed / total if total else None
 
+    def count_positions(self) -> None:
+        """Start counting the positions computed afresh (:attr:`positions_share`)."""
+        self.positions = [0, 0]
+
     # -- the model -----------------------------------------------------------------------------
 
     def _batches(self, encoded: list[list[int]]) -> list[list[int]]:
         """The indices of ``encoded`` in batches of ``batch_size``: sorted by their id lists
         for ``trie`` packing (lists that share a prefix land in the same batch), else longest
         first (the rows pad little)."""
-        if self.packing == "trie":
-            order = sorted(range(len(encoded)), key=lambda i: encoded[i])
-        else:
-            order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]), reverse=True)
-        return [order[at : at + self.batch_size] for at in range(0, len(order), self.batch_size)]
+        return plan_batches(encoded, self.batch_size, by_prefix=self.packing == "trie")
 
     def _logprobs(
         self, encoded: list[list[int]], starts: Sequence[int] | None = None

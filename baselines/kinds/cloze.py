@@ -104,7 +104,8 @@ def word_start_mask(tokenizer: Any, size: int) -> np.ndarray:
     tokens = tokenizer.convert_ids_to_tokens(list(range(n)))
     marker = _word_start_marker(tokenizer)
     backend = getattr(tokenizer, "backend_tokenizer", None)
-    prefix = getattr(getattr(backend, "model", None), "continuing_subword_prefix", None)
+    backend_model = getattr(backend, "model", None)
+    prefix = getattr(backend_model, "continuing_subword_prefix", None)
     mask = np.zeros(size, dtype=bool)
     for i, token in enumerate(tokens):
         if token is None:

@@ -166,6 +166,15 @@ class ColaScorer:
         self.acceptable_label = acceptable_label
         self.max_length = loaded.max_length
 
+    packing: str | None = None
+    """A classifier's batch is padded, never packed (:class:`baselines.interface.BatchedScorer`)."""
+
+    positions_share: float | None = None
+    """Not counted: every position of a padded batch is computed."""
+
+    def count_positions(self) -> None:
+        """Nothing to count (:attr:`positions_share` stays ``None``)."""
+
     def logits(self, sentences: Sequence[str]) -> list[tuple[float, float]]:
         """The classifier's two float32 logits per sentence, in order."""
         import torch

