@@ -94,6 +94,7 @@ def _describe(name: str, entry: dict) -> Benchmark:
             references=tuple(entry.get("references", ())),
             reference_files=reference_files,
             read_references=read_references,
+            sections=tuple(entry.get("sections", ())),
         )
     except KeyError as exc:
         raise ValueError(f"{DESCRIPTIONS}: [{name}] lacks {exc.args[0]!r}") from None

@@ -42,6 +42,7 @@ __all__ = [
     "COMPARISON_COLUMNS",
     "FORMS",
     "LABEL_COLUMNS",
+    "SECTIONS",
     "UNIT_COLUMNS",
     "Benchmark",
     "Citation",
@@ -231,6 +232,22 @@ Reader = Callable[[Mapping[str, Path]], Items]
 """Turns the verified files (``{relpath: path}``) into :class:`Items`."""
 
 
+SECTIONS: tuple[str, ...] = (
+    "adc",
+    "delta_sweep",
+    "correlations",
+    "ceiling",
+    "bootstrap",
+    "baseline",
+    "linking",
+    "classifier_mcc",
+)
+"""The report sections on graded human judgements a benchmark may ask for in
+``benchmarks.toml``: the ADC at each δ, the δ sweep, the sentence- and pair-level
+correlations, the human split-half row, bootstrap intervals, ``--baseline`` comparisons,
+``--linking`` rows, and a CoLA classifier's MCC against expert labels."""
+
+
 @dataclass(frozen=True)
 class Benchmark:
     """The declarative description of one benchmark.
@@ -260,6 +277,9 @@ class Benchmark:
     reference_files, read_references
         The files and the reader of the reference data (tidy frames keyed by reference
         name), when the benchmark's own data holds reference rows.
+    sections
+        The report sections on graded human judgements the benchmark asks for (of
+        :data:`SECTIONS`); a benchmark with ``adc`` among them is reported by the ADC report.
     """
 
     name: str
@@ -275,8 +295,20 @@ class Benchmark:
     references: tuple[str, ...] = ()
     reference_files: tuple[str, ...] = ()
     read_references: Callable[[Mapping[str, Path]], dict[str, pd.DataFrame]] | None = None
+    sections: tuple[str, ...] = ()
+
+    @property
+    def judged(self) -> bool:
+        """Whether the benchmark has graded human judgements: its report is the ADC report
+        (ADC, δ sweep, correlations and the other :attr:`sections`), not the family's."""
+        return "adc" in self.sections
 
     def __post_init__(self) -> None:
+        unknown = [s for s in self.sections if s not in SECTIONS]
+        if unknown:
+            raise ValueError(
+                f"benchmark {self.name!r}: sections must be among {SECTIONS} (got {unknown[0]!r})"
+            )
         if self.form not in FORMS:
             raise ValueError(
                 f"benchmark {self.name!r}: form must be one of {FORMS} (got {self.form!r})"

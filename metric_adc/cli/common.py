@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 
+from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.cli_args import output_path, positive_number
 from metric_adc import core
 from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS, human_ceiling
@@ -145,7 +146,7 @@ def li_adger_scores(path: str, args: argparse.Namespace, option: str) -> Benchma
     """A scores file given to ``option`` (``--baseline``, ``--with``): LI-Adger's, text-checked
     unless ``--no-text-check``."""
     bs = read_benchmark_scores(path, check_text=not args.no_text_check)
-    if bs.benchmark != "li_adger":
+    if not BENCHMARKS[bs.benchmark].judged:
         raise ValueError(f"{option}: {path} holds {bs.benchmark!r} scores; expected LI-Adger's")
     return bs
 

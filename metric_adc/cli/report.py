@@ -70,7 +70,7 @@ def run_report(args: argparse.Namespace) -> int:
     bs = read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
     )
-    if bs.benchmark != "li_adger":
+    if not BENCHMARKS[bs.benchmark].judged:
         return _report_benchmark(args, bs)
     from metric_adc.report.formatting import format_li_adger_report
     from metric_adc.report.li_adger import li_adger_plots, li_adger_report
@@ -106,7 +106,7 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
     from metric_adc.report.family_format import format_benchmark_report
 
     given = [o for o, v in (("--baseline", args.baseline), ("--prestandardized",
-             args.prestandardized), ("--pairs thesis", args.pairs != "li_adger"),
+             args.prestandardized), ("--pairs thesis", args.pairs == "thesis"),
              ("--linking", args.linking)) if v]  # fmt: skip
     if given:
         verb = "applies" if len(given) == 1 else "apply"

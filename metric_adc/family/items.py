@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from li_adger.benchmarks import Items, load_items
+from li_adger.benchmarks import BENCHMARKS, Items, load_items
 
 __all__ = ["items_of", "needed_ids"]
 
@@ -43,7 +43,9 @@ def needed_ids(items: Items) -> list[str]:
     >>> needed_ids(Items("toy", "pairs", units, pairs))
     ['a', 'b']
     """
-    labelled = [] if items.benchmark == "li_adger" else list(items.labels["id"])
+    # a judged benchmark's labels (LI-Adger's expert labels) are another section's, scored apart
+    spec = BENCHMARKS.get(items.benchmark)
+    labelled = [] if spec is not None and spec.judged else list(items.labels["id"])
     return list(
         dict.fromkeys([*items.comparisons["good_id"], *items.comparisons["bad_id"], *labelled])
     )

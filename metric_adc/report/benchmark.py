@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from li_adger.benchmarks import Items
+from li_adger.benchmarks import BENCHMARKS, Items
 from li_adger.benchmarks.subsets import (
     SUBSET_COLUMNS,
     SUBSET_WORDS,
@@ -116,7 +116,7 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     >>> [x["model"] for x in r["rows"]], r["rows"][0]["headline"] == sum(shorter) / len(c)
     (['length'], True)
     """
-    if bs.benchmark == "li_adger":
+    if BENCHMARKS[bs.benchmark].judged:
         raise ValueError("LI-Adger's report is the ADC report (metric_adc.report.li_adger)")
     items, subset = scored_items(bs)
     o = outcomes(bs.benchmark, items, bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed)

@@ -293,8 +293,8 @@ def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: in
 # ----------------------------------------------------------------------------- summary
 def _summary_header() -> list[str]:
     out = ["model"]
-    for name in BENCHMARKS:
-        if name == "li_adger":
+    for name, spec in BENCHMARKS.items():
+        if spec.judged:
             out += [f"{_display(name)} BLiMP", f"{_display(name)} ADC δ={SUMMARY_DELTA:g}",
                     f"{_display(name)} MCC"]  # fmt: skip
         else:
@@ -305,7 +305,7 @@ def _summary_header() -> list[str]:
 def _summary_legend() -> str:
     lines = []
     for name, spec in BENCHMARKS.items():
-        if name == "li_adger":
+        if spec.judged:
             lines += [
                 f"- {_display(name)} BLiMP: {spec.headline.description}",
                 f"- {_display(name)} ADC δ={SUMMARY_DELTA:g}: the share of those pairs whose "
@@ -339,9 +339,9 @@ def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
     body = []
     for r in rows:
         cells = [str(r["model"])]
-        for name in BENCHMARKS:
+        for name, spec in BENCHMARKS.items():
             cells.append(fmt(r["headlines"].get(name)))
-            if name == "li_adger":
+            if spec.judged:
                 cells += [fmt(r["adc"]), fmt(r["li_adger_mcc"])]
         body.append(cells)
     blocks: list[Block] = [(None, _summary_header(), body), (_summary_legend(), None, None)]

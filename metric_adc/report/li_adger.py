@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.family import statistics as family
 from metric_adc.family.items import items_of
@@ -103,6 +104,26 @@ def mcc_row(bs: BenchmarkScores) -> dict | None:
     return benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))
 
 
+def _check_sections(benchmark: str, **asked: bool) -> None:
+    """Raise when an option asks for a section the benchmark's spec does not list.
+
+    Examples
+    --------
+    >>> _check_sections("li_adger", linking=True, baseline=False)
+    >>> _check_sections("npi", baseline=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' ()
+    """
+    sections = BENCHMARKS[benchmark].sections
+    for name, wanted in asked.items():
+        if wanted and name not in sections:
+            raise ValueError(
+                f"the {name!r} section is not among the sections benchmarks.toml gives "
+                f"{benchmark!r} ({', '.join(sections)})"
+            )
+
+
 def li_adger_report(
     bs: BenchmarkScores,
     *,
@@ -142,6 +163,8 @@ def li_adger_report(
     >>> [x["model"] for x in r["rows"]]
     ['bbu', 'bbu (LI only)', 'humans']
     """
+    _check_sections(bs.benchmark, linking=bool(linking), baseline=baseline is not None,
+                    ceiling=human is not None)  # fmt: skip
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
@@ -167,7 +190,7 @@ def li_adger_report(
         n_resamples=n_resamples,
         baseline=base,
     )
-    mcc = mcc_row(bs)
+    mcc = mcc_row(bs) if "classifier_mcc" in BENCHMARKS[bs.benchmark].sections else None
     return report_of(
         "li_adger",
         [*shown, *beside],

@@ -144,7 +144,11 @@ def summary_row(
         if "adc" in row:
             adc = row["adc"].get(key)
         labelled = row.get("labelled")
-        if name == "li_adger" and labelled and labelled["threshold"] == "zero":
+        if (
+            "classifier_mcc" in BENCHMARKS[name].sections
+            and labelled
+            and (labelled["threshold"] == "zero")
+        ):
             mcc = labelled["mcc"]
     body = {
         "convention": convention,
@@ -174,7 +178,7 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     >>> [(r["benchmark"], r["n_pairs"]) for r in model_rows(read_benchmark_scores(p))]
     [('npi', 5500)]
     """
-    if bs.benchmark == "li_adger":
+    if BENCHMARKS[bs.benchmark].judged:
         mcc = mcc_row(bs)
         adc = evaluate_li_adger(bs.scores, model=bs.model, convention=bs.convention)
         return [adc, *([] if mcc is None else [mcc])]
