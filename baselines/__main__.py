@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import start, stop
 from baselines.interface import ENGINES, KINDS, PACKINGS, RUNTIMES, UNIGRAM_SOURCES
-from baselines.score_run import DTYPES, precision_of, score
+from baselines.score_command import DTYPES, precision_of, score
 from li_adger.io.cli_args import int_at_least, run_command
 
 __all__ = ["DTYPES", "build_parser", "main", "precision_of"]

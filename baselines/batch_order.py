@@ -5,7 +5,7 @@ A scorer that computes each shared prefix once (``trie`` packing,
 :class:`~baselines.interface.BatchedScorer`) wants units that share a beginning together: on
 one rank (:func:`prefix_shard`) and in one batch (:func:`plan_batches` with ``by_prefix``).
 Any other scorer wants the work balanced and padding small: shards of nearly equal total
-length (:func:`shard`) and batches longest first. :mod:`baselines.run` (batches of units),
+length (:func:`shard`) and batches longest first. :mod:`baselines.score_file` (batches of units),
 :mod:`baselines.distributed` (a rank's shard, :func:`rank_shard`) and the causal scorer
 (batches of token-id lists) all call these. Pure: no model, no I/O.
 """

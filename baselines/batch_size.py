@@ -6,7 +6,7 @@ batch found is used for the whole run, printed and recorded in the scores file (
 it does not change the scores, so it does not split the resume cache). On a CPU an
 out-of-memory error cannot be caught (the process is killed), so ``auto`` is the kind's
 default batch size (:func:`baselines.registry.default_batch_size`), chosen for 2–16 GiB.
-Cloze units are scored in batches of :data:`baselines.run.CLOZE_BATCH_SIZE` whatever the choice.
+Cloze units are scored in batches of :data:`baselines.score_file.CLOZE_BATCH_SIZE` whatever the choice.
 The halving is :func:`largest_batch`, not ``accelerate.find_executable_batch_size``: that one
 recognises an out-of-memory error by its message only and, past size 1, raises its own error in
 place of the device's, and accelerate is not a dependency of the scorers.

@@ -9,7 +9,7 @@ runs one process per device (:func:`launch_from_env` reads the launcher's ``WORL
 ``RANK`` and ``LOCAL_RANK``). :func:`score_units` splits the units into one shard per process,
 planned by :mod:`baselines.batch_order` (balanced by length; for a scorer that packs by trie,
 runs of the units sorted by text that keep shared beginnings on one rank), and each process scores its shard with
-:func:`baselines.run.score_to_file` into a *shard file* ``<out>.rank-R-of-N.jsonl``, with that
+:func:`baselines.score_file.score_to_file` into a *shard file* ``<out>.rank-R-of-N.jsonl``, with that
 file's own resumable cache. When every shard is done, the records are gathered on rank 0 (over
 ``torch.distributed`` with the gloo backend, so no shared file system is needed across
 machines), which writes the one scores file atomically: the same records, in the same order,
@@ -204,10 +204,10 @@ def score_units(
     resume: bool = True,
     extra_metadata: Mapping[str, Any] | None = None,
 ) -> Path:
-    """:func:`baselines.run.score_to_file`, across the processes of ``launch`` (see the module
+    """:func:`baselines.score_file.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
     written it when this returns (``torch.distributed`` must be initialised)."""
-    from baselines.run import check_inputs, score_to_file, shares_prefixes, text_fields
+    from baselines.score_file import check_inputs, score_to_file, shares_prefixes, text_fields
 
     if launch is None:
         return score_to_file(

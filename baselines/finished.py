@@ -104,7 +104,7 @@ def finished_problem(
     units: Sequence[str] | Sequence[ClozeUnit],
 ) -> str | None:
     """Why the scores file ``out`` is not the finished result of a run whose scores file would
-    have ``metadata`` (:func:`baselines.run.run_metadata`) and these units, or ``None`` when
+    have ``metadata`` (:func:`baselines.score_file.run_metadata`) and these units, or ``None`` when
     it is (and so can be kept).
 
     The settings compared are the metadata's keys less ``versions``, ``device``,

@@ -120,7 +120,7 @@ class Scorer(Protocol):
 @runtime_checkable
 class BatchedScorer(Scorer, Protocol):
     """A scorer whose batching a scoring run may ask about and set: everything a run reads
-    of a scorer beyond :class:`Scorer` (:mod:`baselines.run`, :mod:`baselines.batch_size`).
+    of a scorer beyond :class:`Scorer` (:mod:`baselines.score_file`, :mod:`baselines.batch_size`).
     Wrappers (:class:`~baselines.kinds.linked.LinkedScorer`) pass these to the scorer they wrap.
 
     Attributes

@@ -1,6 +1,6 @@
 """The resumable cache of a scoring run: a partial file next to the output, named by a fingerprint.
 
-While :func:`baselines.run.score_to_file` runs, each batch of records is appended to the
+While :func:`baselines.score_file.score_to_file` runs, each batch of records is appended to the
 *partial file* ``<out>.<fingerprint>.partial`` and flushed at once (synced to disk at least
 every two seconds). The fingerprint hashes what determines the scores: the scorer's metadata
 (model, kind, variant, reduction, convention and the settings that change scores; not

@@ -41,7 +41,7 @@ from metric_adc.cli.integrations import (
 )
 from metric_adc.cli.report import add_report_parser, add_reproduce_parser
 from metric_adc.cli.summary import add_summary_parser, add_table_2_2_parser
-from metric_adc.scores.checks import UnscoredSentencesWarning
+from metric_adc.scores.text_check import UnscoredSentencesWarning
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from metric_adc import classification, core
-from metric_adc.checks import as_model_and_human
+from metric_adc.input_checks import as_model_and_human
 
 __all__ = [
     "COUNT_STATISTICS",

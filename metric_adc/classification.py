@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import as_numbers, refuse_where
+from metric_adc.input_checks import as_numbers, refuse_where
 
 __all__ = [
     "N_FOLDS",

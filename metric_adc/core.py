@@ -1,6 +1,6 @@
 """The math of the Acceptability Delta Criterion: z-scores, pair deltas, criteria, summaries.
 
-Every function here is pure NumPy/SciPy; inputs are checked by :mod:`metric_adc.checks`. The
+Every function here is pure NumPy/SciPy; inputs are checked by :mod:`metric_adc.input_checks`. The
 correlations live in :mod:`metric_adc.correlation` and are re-exported here
 (:func:`correlation`, :func:`sentence_correlation`, :func:`spearman_brown`). The command line,
 the ``evaluate`` module, the Space and the human ceiling all call these functions; there is no
@@ -44,7 +44,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import (
+from metric_adc.correlation import correlation, sentence_correlation, spearman_brown
+from metric_adc.input_checks import (
     as_finite,
     as_flags,
     as_ids,
@@ -54,7 +55,6 @@ from metric_adc.checks import (
     check_int,
     check_mapping,
 )
-from metric_adc.correlation import correlation, sentence_correlation, spearman_brown
 
 __all__ = [
     "DEFAULT_AUC_MAX",

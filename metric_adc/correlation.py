@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import as_ids, as_numbers, as_scalar, check_mapping
+from metric_adc.input_checks import as_ids, as_numbers, as_scalar, check_mapping
 
 __all__ = ["correlation", "pearson", "sentence_correlation", "spearman_brown"]
 

@@ -4,7 +4,7 @@ A :class:`PairTable` holds minimal pairs with their human judgements (LI-Adger's
 pairs from :func:`li_adger_pairs`, the thesis's pair file from
 :func:`metric_adc.thesis.models.thesis_pair_table`, or pairs without judgements for the BLiMP
 criterion alone). :func:`model_deltas` turns a model's sentence scores into its z-scores and
-one ``Δlm`` per pair, once: a :class:`ModelDeltas` that :mod:`metric_adc.rows`,
+one ``Δlm`` per pair, once: a :class:`ModelDeltas` that :mod:`metric_adc.result_rows`,
 :mod:`metric_adc.report.analysis`, the ceiling's model comparison and the Space all take
 instead of recomputing it.
 """
@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from metric_adc import core
-from metric_adc.checks import as_finite, check_bool, check_mapping
+from metric_adc.input_checks import as_finite, check_bool, check_mapping
 
 if TYPE_CHECKING:
     from li_adger.benchmarks import Items

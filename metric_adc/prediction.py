@@ -1,6 +1,6 @@
 """Word-prediction statistics of Ettinger's (2020) diagnostics: accuracy at k and sensitivity.
 
-Pure NumPy (inputs checked by :mod:`metric_adc.checks`). Definitions (Ettinger 2020):
+Pure NumPy (inputs checked by :mod:`metric_adc.input_checks`). Definitions (Ettinger 2020):
 
 - **Accuracy at k** (§7.1): the share of items whose expected completion is among the model's
   top ``k`` predictions, i.e. whose rank is ``<= k`` (rank 1 = the model's top prediction).
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import as_numbers, refuse_where
+from metric_adc.input_checks import as_numbers, refuse_where
 
 __all__ = [
     "LOG_PROB_TOLERANCE",

@@ -148,7 +148,7 @@ def test_a_tiny_causal_lm_on_two_processes_under_accelerate(dataset, tmp_path):
 def test_a_finished_shard_is_reused_by_the_relaunch(dataset, tmp_path):
     """Rank 1 finished its shard file before the launch died: the relaunch takes its records
     as they are (one is marked here) and scores only rank 0's shard."""
-    from baselines.run import score_to_file
+    from baselines.score_file import score_to_file
     from baselines.spec import build_scorer
     from baselines.units import dataset_metadata, load_units
 

@@ -51,6 +51,6 @@ def test_scoring_loads_no_speed_tooling(tmp_path):
         for line in done.stderr.splitlines()
         if line.startswith("import time:") and "|" in line
     ]
-    assert "baselines.run" in imported and "pocketsphinx" in imported  # the run was seen
+    assert "baselines.score_file" in imported and "pocketsphinx" in imported  # the run was seen
     assert not [m for m in imported if m == "tools" or m.startswith("tools.")]
     assert out.is_file()

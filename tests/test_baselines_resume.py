@@ -16,7 +16,7 @@ from baselines_tiny import WORDS, save_tiny_causal_lm
 
 from baselines.interface import ClozeUnit
 from baselines.resume import UnusedCacheWarning, fingerprint, partial_path
-from baselines.run import score_to_file
+from baselines.score_file import score_to_file
 from metric_adc.scores.file import PartialFileError, read_scores
 
 REPO = Path(__file__).resolve().parents[1]

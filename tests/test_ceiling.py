@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from metric_adc import core, rows
+from metric_adc import core, result_rows
 from metric_adc.ceiling import compute as C
 from metric_adc.ceiling import inputs as ceiling_inputs
 from metric_adc.ceiling import splits as ceiling_splits
@@ -166,8 +166,8 @@ def test_real_ceiling(inputs):
     for name in ("pearson_pairs", "adc_0.5", "adc_1.0", "blimp"):
         width = lambda r, n=name: r["stats"][n]["mean_hi"] - r["stats"][n]["mean_lo"]  # noqa: E731
         assert width(many) < width(few)
-    row = rows.ceiling_row(many)
-    assert list(row) == [*rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
+    row = result_rows.ceiling_row(many)
+    assert list(row) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
     assert row["model"] == "human split-half (LI only)" and row["n_pairs"] == 1174
     assert set(row["adc"]) == {"0.5", "1.0", "5.0"}
     assert "Adger" in row["note"] and "no participant-level data" in row["note"]

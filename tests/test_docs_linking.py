@@ -10,7 +10,7 @@ import pytest
 
 from baselines.kinds.unigram import TRIGRAM_FLOOR_LOGPROB, WORDFREQ_FLOOR
 from metric_adc.linking.fit import DEFAULT_FOLDS, DEFAULT_SEED
-from metric_adc.linking.rows import LINKING_CHOICES
+from metric_adc.linking.function_rows import LINKING_CHOICES
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "linking.md").read_text(encoding="utf-8")

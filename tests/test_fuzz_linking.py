@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from metric_adc.linking.fit import cross_fit
 from metric_adc.linking.formulas import LINKING_NAMES
-from metric_adc.linking.rows import linking_scores
+from metric_adc.linking.function_rows import linking_scores
 from metric_adc.scores.file import read_scores, write_scores
 
 LOG_PROB = st.one_of(

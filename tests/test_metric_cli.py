@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from metric_adc import __main__ as cli
-from metric_adc import pairs, rows
+from metric_adc import pairs, result_rows
 from metric_adc.ceiling import compute as ceiling
 from metric_adc.scores.file import write_scores
 from metric_adc.thesis import outputs as thesis
@@ -84,8 +84,8 @@ def ceiling20():
 
 
 def test_ceiling_row_is_a_result_row_of_the_split_half_means(ceiling20):
-    human = rows.ceiling_row(ceiling20)
-    assert list(human) == [*rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
+    human = result_rows.ceiling_row(ceiling20)
+    assert list(human) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
     assert (human["model"], human["n_pairs"], human["n_sentences"]) == (ceiling.LABEL, 1174, 2400)
     assert "no participant-level data" in human["note"] and "Adger" in human["note"]
     assert "contact Jon Sprouse" in human["authors_note"]

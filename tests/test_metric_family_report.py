@@ -16,7 +16,7 @@ from conftest import SHARED_DATA
 
 from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import __main__ as cli
-from metric_adc import bootstrap, rows
+from metric_adc import bootstrap, result_rows
 from metric_adc.family.outcomes import Outcomes
 from metric_adc.report.analysis import ANALYSIS_KEYS, analyze_outcomes
 from metric_adc.report.shape import REPORT_KEYS
@@ -158,7 +158,7 @@ def test_report_on_npi_against_the_raw_file(npi_file, capsys):
     out = _json(capsys, "report", str(npi_file), "--n-resamples", "100")
     assert list(out) == list(REPORT_KEYS) and out["benchmark"] == "npi"
     (row,) = out["rows"]  # NPI has no reference rows
-    assert list(row) == list(rows.BENCHMARK_ROW_KEYS) and list(out["analysis"]) == list(
+    assert list(row) == list(result_rows.BENCHMARK_ROW_KEYS) and list(out["analysis"]) == list(
         ANALYSIS_KEYS
     )
     assert (row["model"], row["convention"], row["n_units"], row["n_pairs"]) == (
@@ -294,7 +294,7 @@ def test_li_adger_report_of_a_cola_classifier_adds_its_mcc(cola_file, capsys):
     argv = ["report", str(cola_file), "--ceiling-splits", "0", "--n-resamples", "20"]
     out = _json(capsys, *argv)
     assert list(out) == list(REPORT_KEYS) and out["benchmark"] == "li_adger"
-    assert list(out["rows"][0]) == list(rows.ROW_KEYS)
+    assert list(out["rows"][0]) == list(result_rows.ROW_KEYS)
     mine, *thesis_rows = out["table_2_2"]
     assert mine["model"] == "blc (signed-confidence)"
     # the same scores as the thesis's bert-large-cased-cola: the same MCC, 0.633 (Table 2.2)

@@ -19,7 +19,7 @@ from metric_adc.linking.fit import (
     fit_morcela,
     phenomenon_folds,
 )
-from metric_adc.linking.rows import LINKING_CHOICES, linking_rows, linking_scores
+from metric_adc.linking.function_rows import LINKING_CHOICES, linking_rows, linking_scores
 from metric_adc.scores.file import read_scores, write_scores
 from metric_adc.thesis.models import thesis_pair_table
 
@@ -161,7 +161,7 @@ def linked_file(tmp_path_factory):
     from baselines.kinds.linked import LinkedScorer
     from baselines.kinds.ngram import NGramScorer
     from baselines.kinds.unigram import unigram_model
-    from baselines.run import score_to_file
+    from baselines.score_file import score_to_file
 
     sentences = li_adger.load("sentences")
     scorer = LinkedScorer(NGramScorer(variant="logprob"), "slor", unigram_model("wordfreq"))
@@ -174,7 +174,7 @@ def linked_file(tmp_path_factory):
 def logprob_file(tmp_path_factory):
     import li_adger
     from baselines.kinds.ngram import NGramScorer
-    from baselines.run import score_to_file
+    from baselines.score_file import score_to_file
 
     sentences = li_adger.load("sentences")
     out = tmp_path_factory.mktemp("plain") / "trigram-logprob.jsonl"

@@ -1,4 +1,4 @@
-"""metric_adc.pairs and metric_adc.rows on hand-computed cases: model deltas computed once, and
+"""metric_adc.pairs and metric_adc.result_rows on hand-computed cases: model deltas computed once, and
 one row shape for a table with judgements, one without (the BLiMP criterion alone), and one
 source's pairs."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metric_adc import pairs, rows
+from metric_adc import pairs, result_rows
 from metric_adc.report.summary import SUMMARY_KEYS, summary_row
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -43,8 +43,8 @@ def test_an_excluded_pair_needs_no_scores_and_unknown_ids_raise():
 def test_a_row_without_judgements_is_the_blimp_criterion_alone():
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], None, source=["s1", "s2"])
     assert t.human_delta is None and t.sentence_ids() == ["a", "c", "b", "d"]
-    row = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", deltas=[1.0])
-    assert list(row) == list(rows.ROW_KEYS)
+    row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", deltas=[1.0])
+    assert list(row) == list(result_rows.ROW_KEYS)
     assert (row["n_pairs"], row["n_sentences"], row["blimp"]) == (2, 4, 0.5)
     for key in ("human_sign", "adc_auc", "pearson_pairs", "pearson_sentences"):
         assert row[key] is None, key
@@ -59,26 +59,26 @@ def test_source_row_restricts_the_statistics_not_the_z_scores():
         ["a", "d", "e"], ["b", "c", "f"], j, source=["LI", "LI", "Adger"]
     )
     scored = pairs.model_deltas(s, t)
-    li = rows.source_row(scored, t, "LI", model="toy", deltas=[1.0, 5.0])
+    li = result_rows.source_row(scored, t, "LI", model="toy", deltas=[1.0, 5.0])
     # LI pairs: Δlm = 2/sd ≈ 2.089 for both; Δh = 2 (error 0.089) and 1 (error 1.089)
     assert (li["model"], li["n_pairs"], li["n_sentences"]) == ("toy (LI only)", 2, 4)
     assert li["adc"] == {"1.0": 0.5, "5.0": 1.0} and li["blimp"] == 1.0
     assert li["note"] == "LI pairs only; z-scores over all 6 sentences scored"
-    assert li["by_group"] is None and list(li) == list(rows.ROW_KEYS)
+    assert li["by_group"] is None and list(li) == list(result_rows.ROW_KEYS)
     with pytest.raises(ValueError, match=r"no pair has source 'X' \(expected one of"):
-        rows.source_row(scored, t, "X")
+        result_rows.source_row(scored, t, "X")
 
 
 def test_row_keys_are_the_documented_ones():
     # docs/metric.md lists them: the JSON shape every consumer of `report --json` reads
-    assert rows.ROW_KEYS == (
+    assert result_rows.ROW_KEYS == (
         "model", "benchmark", "convention", "headline", "n_sentences", "n_pairs", "n_excluded",
         "blimp", "human_sign", "adc", "adc_auc", "pearson_pairs", "pearson_pairs_p",
         "spearman_pairs", "spearman_pairs_p", "pearson_sentences", "pearson_sentences_p",
         "spearman_sentences", "spearman_sentences_p", "standardized", "by_group", "note",
     )  # fmt: skip
-    assert rows.ROW_ONLY_KEYS == ("model", "benchmark", "convention", "headline", "note")
-    assert rows.BENCHMARK_ROW_KEYS == (
+    assert result_rows.ROW_ONLY_KEYS == ("model", "benchmark", "convention", "headline", "note")
+    assert result_rows.BENCHMARK_ROW_KEYS == (
         "model", "benchmark", "convention", "headline", "n_units", "n_items", "n_pairs",
         "pairs", "cloze", "labelled", "note",
     )  # fmt: skip
@@ -86,9 +86,9 @@ def test_row_keys_are_the_documented_ones():
         "model", "convention", "reference", "headlines", "adc", "li_adger_mcc", "files", "note",
     )  # fmt: skip
     # the shared keys mean the same in both shapes, at the same places
-    for keys in (rows.ROW_KEYS, rows.BENCHMARK_ROW_KEYS):
-        assert set(rows.SHARED_KEYS) <= set(keys)
-        assert keys[:4] == rows.SHARED_KEYS[:4] and keys[-1] == "note"
+    for keys in (result_rows.ROW_KEYS, result_rows.BENCHMARK_ROW_KEYS):
+        assert set(result_rows.SHARED_KEYS) <= set(keys)
+        assert keys[:4] == result_rows.SHARED_KEYS[:4] and keys[-1] == "note"
 
 
 def test_the_adc_row_headline_is_li_adgers_headline():
@@ -103,7 +103,7 @@ def test_the_adc_row_headline_is_li_adgers_headline():
         None,
     )
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], {k: 0.0 for k in SCORES})
-    row = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", convention="slor")
+    row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", convention="slor")
     # pairs a-b (3 > 1) pass, c-d (0 < 2) fail
     assert (row["benchmark"], row["convention"], row["headline"]) == ("li_adger", "slor", 0.5)
 
@@ -139,15 +139,15 @@ def _npi_result(passed: list[bool], environments: list[str]) -> dict:
 
 def test_benchmark_row_by_hand():
     result = _npi_result([True, True, False, True], ["adverbs", "only", "only", "only"])
-    row = rows.benchmark_row(result, model="toy (slor)", convention="slor", n_units=8)
-    assert list(row) == list(rows.BENCHMARK_ROW_KEYS)
+    row = result_rows.benchmark_row(result, model="toy (slor)", convention="slor", n_units=8)
+    assert list(row) == list(result_rows.BENCHMARK_ROW_KEYS)
     assert (row["benchmark"], row["headline"], row["n_units"], row["n_items"], row["n_pairs"]) == (
         "npi", 0.75, 8, 4, 4
     )  # fmt: skip
     assert row["pairs"]["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
     assert (row["cloze"], row["labelled"], row["note"]) == (None, None, None)
-    extra = rows.benchmark_row(result, model="x", note="n", extra={"k": 1})
-    assert list(extra) == [*rows.BENCHMARK_ROW_KEYS, "k"] and extra["note"] == "n"
+    extra = result_rows.benchmark_row(result, model="x", note="n", extra={"k": 1})
+    assert list(extra) == [*result_rows.BENCHMARK_ROW_KEYS, "k"] and extra["note"] == "n"
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
@@ -158,7 +158,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
                          "condition": ["", "", ""], "passed": [True, False, True],
                          "passed_thresholded": [False, False, True]})  # fmt: skip
     cloze = summarize_outcomes("diagnostics", Outcomes("diagnostics", sensitivity=sens))
-    row = rows.benchmark_row(cloze, model="m")
+    row = result_rows.benchmark_row(cloze, model="m")
     # mean over sets: S1 1/2, S2 1/1
     assert (row["headline"], row["n_items"], row["n_pairs"]) == (0.75, 3, None)
     lab = pd.DataFrame({"id": list("abcd"), "split": ["x", "x", "y", "y"],
@@ -166,7 +166,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
                         "predicted": [True, False, True, True]})  # fmt: skip
     how = {"threshold": "zero", "kind": "cola", "n_folds": None, "seed": None}
     labelled = summarize_outcomes("cola", Outcomes("cola", labelled=lab, classifier=how))
-    row = rows.benchmark_row(labelled, model="m")
+    row = result_rows.benchmark_row(labelled, model="m")
     # TP 2, FP 1, FN 0, TN 1: MCC 2 / sqrt(3·2·2·1)
     assert row["headline"] == pytest.approx(2 / math.sqrt(12)) and row["n_items"] == 4
 
@@ -175,8 +175,10 @@ def test_summary_row_by_hand():
     t = pairs.PairTable.from_judgements(
         ["a", "c"], ["b", "d"], {"a": 1.0, "b": -1.0, "c": 1.0, "d": 0.9}
     )
-    adc = rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy (slor)")
-    npi = rows.benchmark_row(_npi_result([True, False], ["only", "only"]), model="toy (slor)")
+    adc = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy (slor)")
+    npi = result_rows.benchmark_row(
+        _npi_result([True, False], ["only", "only"]), model="toy (slor)"
+    )
     s = summary_row([adc, npi], model="toy (slor)", convention="slor",
                          files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
     assert list(s) == list(SUMMARY_KEYS)

@@ -12,7 +12,7 @@ import pytest
 
 from metric_adc import __main__ as cli
 from metric_adc.family.items import items_of
-from metric_adc.linking.rows import linking_rows
+from metric_adc.linking.function_rows import linking_rows
 from metric_adc.pairs import PairTable
 from metric_adc.scores.file import ScoresFile, write_scores
 from metric_adc.scores.labels import (

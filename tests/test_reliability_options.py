@@ -11,7 +11,7 @@ from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 from baselines import load_scorer
 from baselines.__main__ import main
 from baselines.interface import ClozeUnit
-from baselines.run import score_to_file
+from baselines.score_file import score_to_file
 
 
 @pytest.fixture(scope="module")

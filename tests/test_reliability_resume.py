@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import SHARED_DATA, copy_sources
 
-import baselines.run
+import baselines.score_file
 from baselines.__main__ import main
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.scores.file import read_partial, read_scores
@@ -28,13 +28,13 @@ ARGS += ["--batch-size", str(BATCH), "--quiet"]
 # the run can be killed in the middle of a benchmark
 SLOW_RUN = """
 import sys, time
-import baselines.run
+import baselines.score_file
 from baselines.__main__ import main
-score_batch = baselines.run._score_batch
+score_batch = baselines.score_file._score_batch
 def slow(scorer, units):
     time.sleep(0.5)
     return score_batch(scorer, units)
-baselines.run._score_batch = slow
+baselines.score_file._score_batch = slow
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -87,13 +87,13 @@ def test_kill_9_mid_benchmark_then_rerun_scores_only_what_was_unfinished(
     stale.write_bytes(b"")
 
     scored: list[int] = []
-    score_batch = baselines.run._score_batch
+    score_batch = baselines.score_file._score_batch
 
     def counting(scorer, units):
         scored.append(len(units))
         return score_batch(scorer, units)
 
-    monkeypatch.setattr(baselines.run, "_score_batch", counting)
+    monkeypatch.setattr(baselines.score_file, "_score_batch", counting)
     assert main(["score", *ARGS, "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert f"kept {out / 'li_adger.jsonl'}: li_adger was scored by an earlier run" in err
@@ -108,7 +108,7 @@ def test_kill_9_mid_benchmark_then_rerun_scores_only_what_was_unfinished(
     assert main(["score", *ARGS, "--out", str(out)]) == 0
     assert scored == [] and capsys.readouterr().err.count(f"kept {out}") == len(BENCHMARKS)
 
-    monkeypatch.setattr(baselines.run, "_score_batch", score_batch)
+    monkeypatch.setattr(baselines.score_file, "_score_batch", score_batch)
     whole = tmp_path / "whole"
     assert main(["score", *ARGS, "--out", str(whole)]) == 0
     for name in BENCHMARKS:

@@ -137,13 +137,13 @@ def test_api_upload_valid_csv_joins_this_session_only(
 ):
     from gradio_client import Client
 
-    from metric_adc import rows
+    from metric_adc import result_rows
 
     path, scores = char_count_csv(tmp_path, sentences, "chars")
     status = _upload_api(client, path, "char count")
     assert status.startswith("**Scored `char count`** on LI-Adger"), status
     df = _frame(client.predict(0.5, api_name="/leaderboard")).set_index("Model")
-    row = rows.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
+    row = result_rows.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
     assert df.loc["char count", "Kind"] == "your upload"
     assert df.loc["char count", "ADC δ=0.50"] == pytest.approx(row["adc"]["0.5"], abs=5e-4)
     assert df.loc["char count", "BLiMP"] == pytest.approx(row["blimp"], abs=5e-4)

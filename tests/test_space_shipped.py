@@ -19,7 +19,7 @@ import pytest
 from space_helpers import readme_row
 
 from li_adger.benchmarks import BENCHMARKS, load_items
-from metric_adc import rows
+from metric_adc import result_rows
 from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
 from space.data import shipped
@@ -93,7 +93,7 @@ def test_every_shipped_li_adger_file_recomputes_to_its_summary():
     assert TRIGRAM in {slug(s.name) for s in files}
     for s in files:
         assert len(s.scores) == 4178, s.name
-        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, note=s.note)
+        row = result_rows.evaluate_on_pairs(s.scores, table, model=s.name, note=s.note)
         _approx_equal(json.loads(json.dumps(row)), s.row, s.name)
 
 
@@ -197,7 +197,9 @@ def test_the_shipped_thesis_models_give_the_readmes_rows():
     for name in THESIS_ROWS:
         s = found[name]
         assert s.standardized, name
-        row = rows.evaluate_on_pairs(s.scores, table, model=s.name, standardize=False, note=s.note)
+        row = result_rows.evaluate_on_pairs(
+            s.scores, table, model=s.name, standardize=False, note=s.note
+        )
         assert _rounded(row) == readme_row(name), name
         # the same row but for where the z-scores were made (here: shipped as z-scores)
         row = {k: v for k, v in row.items() if k != "standardized"}

@@ -13,7 +13,7 @@ scorer's ``logprob`` variant, the masked LM's ``original`` PLL) and a unigram mo
 
 Its records carry ``logprob``, ``unigram_logprob``, ``n_words`` and ``n_tokens`` beside the
 score, so the report can compute the other linking functions, and the fitted one, from the
-same file (:mod:`metric_adc.linking.rows`).
+same file (:mod:`metric_adc.linking.function_rows`).
 
 Examples
 --------

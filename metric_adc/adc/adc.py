@@ -1,7 +1,7 @@
 """ADC: the Acceptability Delta Criterion and the BLiMP criterion, as an ``evaluate`` module.
 
 This module only adapts inputs: per-pair lists become a :class:`metric_adc.pairs.PairTable`
-and scores by sentence id, and the result is the row of :func:`metric_adc.rows.model_row`
+and scores by sentence id, and the result is the row of :func:`metric_adc.result_rows.model_row`
 (the math is :mod:`metric_adc.core`) without its name and caption (install the
 ``li-adger-adc`` distribution: the card's "How to Use" says how, or run from the root of a
 clone).
@@ -15,10 +15,10 @@ import evaluate
 import numpy as np
 
 from metric_adc import core
-from metric_adc.checks import as_finite, as_human_deltas, as_ids, as_labels, check_bool
+from metric_adc.input_checks import as_finite, as_human_deltas, as_ids, as_labels, check_bool
 from metric_adc.pairs import PairTable, model_deltas
-from metric_adc.rows import RESULT_KEYS, model_row
-from metric_adc.scores.checks import UnscoredSentencesWarning, check_coverage
+from metric_adc.result_rows import RESULT_KEYS, model_row
+from metric_adc.scores.text_check import UnscoredSentencesWarning, check_coverage
 
 _CITATION = """\
 @mastersthesis{vazquezmartinez2021adc,
@@ -187,7 +187,7 @@ def _li_adger_ids():
 
 
 def _warn_coverage(ids):
-    """The rule of :func:`metric_adc.scores.checks.check_coverage`: LI-Adger sentences given by id,
+    """The rule of :func:`metric_adc.scores.text_check.check_coverage`: LI-Adger sentences given by id,
     z-scored without ``population``, but not all of them: a warning says over how many."""
     dataset = _li_adger_ids()
     if not set(ids) <= set(dataset):

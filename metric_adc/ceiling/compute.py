@@ -20,7 +20,7 @@ ceiling describes the LI pairs only (:data:`NOTE` says so wherever the row appea
 Nothing at participant level leaves memory (:data:`li_adger.sources.participants.AUTHORS_NOTE`).
 
 :func:`human_ceiling` is the one source of the human row that ``report``, ``reproduce`` and the
-app show: the row (:func:`metric_adc.rows.ceiling_row`) and the mean ADC(δ) curve of
+app show: the row (:func:`metric_adc.result_rows.ceiling_row`) and the mean ADC(δ) curve of
 :data:`HUMAN_ROW_SPLITS` split-halves, computed afresh each time (a fraction of a second).
 
 The jobs around it have their own files: :mod:`metric_adc.ceiling.splits` (random halves,
@@ -45,7 +45,7 @@ from metric_adc.ceiling.inputs import CeilingInputs, load_inputs, thesis_deltas_
 from metric_adc.ceiling.splits import INTERVAL, half_means, split_masks, summarize_splits
 from metric_adc.ceiling.tasks import task_comparison
 from metric_adc.correlation import pearson
-from metric_adc.rows import ceiling_row
+from metric_adc.result_rows import ceiling_row
 
 __all__ = [
     "CEILING_DELTAS",
@@ -299,7 +299,7 @@ def human_ceiling(
     """The human row and its mean ADC(δ) curve, as every report and the app show them:
     ``{"row": ..., "curve": {"deltas": [...], "adc_mean": [...]}}``.
 
-    ``row`` is :func:`metric_adc.rows.ceiling_row` of :func:`compute_ceiling` (ME split-halves
+    ``row`` is :func:`metric_adc.result_rows.ceiling_row` of :func:`compute_ceiling` (ME split-halves
     only, no task comparison); ``curve`` the mean over the split-halves of ADC(δ) on
     :data:`CURVE_GRID`. Aggregates only: nothing at participant level. The app ships this
     record (``space/results/ceiling.json``), since its host has no participant-level data.

@@ -1,5 +1,5 @@
 """The ``ceiling`` subcommand: its arguments and its run (the text is
-:func:`metric_adc.report.formatting.format_ceiling`, the row :func:`metric_adc.rows.ceiling_row`).
+:func:`metric_adc.report.formatting.format_ceiling`, the row :func:`metric_adc.result_rows.ceiling_row`).
 
 ``python -m metric_adc ceiling [--json] [--splits N] [--seed S] [--plot PATH] [--no-tasks]``
 (:mod:`metric_adc.__main__` registers it with :func:`add_ceiling_parser`).
@@ -15,7 +15,7 @@ from li_adger.io.cli_args import int_at_least, output_path
 from metric_adc.ceiling.compute import compute_ceiling
 from metric_adc.ceiling.inputs import load_inputs, thesis_deltas_frame
 from metric_adc.report.formatting import format_ceiling
-from metric_adc.rows import ceiling_row
+from metric_adc.result_rows import ceiling_row
 
 __all__ = ["add_ceiling_parser", "run_ceiling"]
 

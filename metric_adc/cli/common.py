@@ -19,7 +19,7 @@ from li_adger.io.cli_args import output_path, positive_number
 from metric_adc import core
 from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS, human_ceiling
 from metric_adc.linking.fit import DEFAULT_FOLDS
-from metric_adc.linking.rows import FITTED, LINKING_CHOICES
+from metric_adc.linking.function_rows import FITTED, LINKING_CHOICES
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 
 __all__ = [

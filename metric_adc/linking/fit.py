@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc.checks import as_finite, as_numbers
+from metric_adc.input_checks import as_finite, as_numbers
 
 __all__ = [
     "DEFAULT_FOLDS",

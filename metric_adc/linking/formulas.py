@@ -20,7 +20,7 @@ Each formula is written once, on a sentence's totals (:meth:`LinkingFunction.fro
 :func:`logprob` … :func:`slor` apply it to lists of per-token log-probabilities, where ``|s|``
 is the number of tokens (the n-gram scorer, whose tokens are words with unigrams). The linked
 scorers of causal and masked LMs (:mod:`baselines.kinds.linked`) and the report's linking rows
-(:mod:`metric_adc.linking.rows`) apply it to totals whose ``logPu`` and ``|s|`` are counted
+(:mod:`metric_adc.linking.function_rows`) apply it to totals whose ``logPu`` and ``|s|`` are counted
 in words (see ``docs/linking.md``). Higher is more acceptable for all five (``normlp`` is
 negative: ``logP`` and ``logPu`` are both negative).
 

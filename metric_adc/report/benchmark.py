@@ -2,7 +2,7 @@
 other than LI-Adger (whose report is :func:`metric_adc.report.li_adger.li_adger_report`).
 
 :func:`benchmark_report` returns a report (:func:`metric_adc.report.shape.report_of`): the
-model's row and the benchmark's reference rows (:func:`metric_adc.rows.benchmark_row`,
+model's row and the benchmark's reference rows (:func:`metric_adc.result_rows.benchmark_row`,
 :func:`metric_adc.report.references.reference_rows`); the bootstrap intervals
 (:func:`metric_adc.report.analysis.analyze_outcomes`); on CoLA the thesis's CoLA classifiers'
 MCC on LI-Adger (:func:`metric_adc.thesis.table_2_2.table_2_2_rows`).
@@ -33,7 +33,7 @@ from metric_adc.family.statistics import summarize_outcomes
 from metric_adc.report.analysis import analyze_outcomes
 from metric_adc.report.references import reference_rows
 from metric_adc.report.shape import report_of
-from metric_adc.rows import benchmark_row
+from metric_adc.result_rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores
 from metric_adc.scores.file import ScoresFileError
 from metric_adc.thesis.table_2_2 import table_2_2_rows

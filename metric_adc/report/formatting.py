@@ -144,7 +144,7 @@ def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = F
 
 
 def format_human_note(human: Mapping) -> str:
-    """The caption of the human split-half row (:func:`metric_adc.rows.ceiling_row`) and the
+    """The caption of the human split-half row (:func:`metric_adc.result_rows.ceiling_row`) and the
     note of the data's authors, printed under a table that shows the row.
 
     Examples

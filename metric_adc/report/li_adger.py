@@ -7,7 +7,7 @@ Both return a report in the shape of every benchmark's (:func:`metric_adc.report
   intervals, the comparison with a baseline); beside the human split-half row, the model's
   row on the LI pairs, the pairs of that row; for a CoLA classifier its MCC against the expert
   labels and the thesis's Table 2.2; with ``linking``, one row per linking function of the
-  file's fields instead (:mod:`metric_adc.linking.rows`).
+  file's fields instead (:mod:`metric_adc.linking.function_rows`).
 - :func:`reproduce_report`: the thesis's 8 models recomputed from its outputs
   (:func:`metric_adc.thesis.models.reproduce_rows`), then scores files on the same pairs.
 
@@ -29,12 +29,12 @@ from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.family import statistics as family
 from metric_adc.family.items import items_of
-from metric_adc.linking.rows import has_linking_fields, linking_rows
+from metric_adc.linking.function_rows import has_linking_fields, linking_rows
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.report import plots
 from metric_adc.report.analysis import analyze_on_pairs
 from metric_adc.report.shape import report_of
-from metric_adc.rows import benchmark_row, evaluate_on_pairs, model_row, source_row
+from metric_adc.result_rows import benchmark_row, evaluate_on_pairs, model_row, source_row
 from metric_adc.scores.benchmark import BenchmarkScores
 from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table, thesis_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
@@ -61,7 +61,7 @@ def evaluate_li_adger(
     pairs: PairTable | None = None,
     convention: str | None = None,
 ) -> dict:
-    """:func:`metric_adc.rows.evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable
+    """:func:`metric_adc.result_rows.evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable
     pairs (or on ``pairs``).
 
     Examples
@@ -143,7 +143,7 @@ def li_adger_report(
     takes both files' scores as z-scores already. ``seed`` draws the bootstrap resamples.
     ``human`` is the human split-half row (LI pairs only): given, it is shown last, and the
     model's row on the LI pairs beside it. ``linking`` names linking functions
-    (:data:`metric_adc.linking.rows.LINKING_CHOICES`): the rows are then one per function,
+    (:data:`metric_adc.linking.function_rows.LINKING_CHOICES`): the rows are then one per function,
     computed from the file's fields, and ``linking`` holds how ``fitted`` was fitted.
 
     Examples

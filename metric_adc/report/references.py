@@ -4,7 +4,7 @@
 (:func:`metric_adc.family.statistics.evaluate_items`): BLiMP's human agreement and the paper's
 four models from their per-paradigm accuracies, and on LI-Adger the thesis's six BERT models
 from its per-sentence outputs. :func:`reference_rows` makes them benchmark rows
-(:func:`metric_adc.rows.benchmark_row`), named as the references are.
+(:func:`metric_adc.result_rows.benchmark_row`), named as the references are.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from li_adger.benchmarks import Benchmark, load_items, load_references
 from li_adger.benchmarks.subsets import SUBSET_COLUMNS
 from metric_adc.family.outcomes import spec_of
 from metric_adc.family.statistics import evaluate_items, result_from_shares
-from metric_adc.rows import benchmark_row
+from metric_adc.result_rows import benchmark_row
 from metric_adc.thesis import outputs as thesis
 
 __all__ = ["reference_results", "reference_rows"]

@@ -23,7 +23,7 @@ from metric_adc.family import statistics as family
 from metric_adc.report.benchmark import scored_items
 from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
 from metric_adc.report.references import reference_rows
-from metric_adc.rows import benchmark_row
+from metric_adc.result_rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.file import ScoresFileError
 from metric_adc.scores.labels import check_distinct

@@ -8,9 +8,9 @@ that names the known benchmarks, unless the caller names the benchmark itself
 (``benchmark=``, ``report --benchmark``).
 
 The file's texts (``sentence``, or a cloze unit's ``context`` and ``completion``), when it has
-them, are checked against the benchmark's units (:func:`metric_adc.scores.checks.check_texts`; skipped
+them, are checked against the benchmark's units (:func:`metric_adc.scores.text_check.check_texts`; skipped
 with ``check_text=False``, ``--no-text-check``), and its ids by
-:func:`metric_adc.scores.checks.check_coverage`: an id the benchmark lacks, or no score for a
+:func:`metric_adc.scores.text_check.check_coverage`: an id the benchmark lacks, or no score for a
 member of a LI-Adger pair, is an error naming the file; a LI-Adger file that leaves out
 sentences in no pair gets a warning.
 
@@ -38,14 +38,14 @@ from li_adger.benchmarks import BENCHMARKS
 from metric_adc.family.items import items_of, needed_ids
 from metric_adc.family.outcomes import KINDS
 from metric_adc.prediction import LOG_PROB_TOLERANCE
-from metric_adc.scores.checks import (
+from metric_adc.scores.file import ScoresFile, read_scores
+from metric_adc.scores.labels import convention_of, row_label
+from metric_adc.scores.text_check import (
     UnscoredSentencesWarning,
     check_coverage,
     check_log_probs,
     check_unit_texts,
 )
-from metric_adc.scores.file import ScoresFile, read_scores
-from metric_adc.scores.labels import convention_of, row_label
 
 __all__ = [
     "DEFAULT_BENCHMARK",
@@ -109,11 +109,11 @@ def read_benchmark_scores(
     (:func:`benchmark_of`, or ``benchmark`` when given).
 
     With ``check_text`` (the default) the file's texts must be the benchmark's
-    (:func:`~metric_adc.scores.checks.check_texts`, a :class:`~metric_adc.scores.file.ScoresFileError`
-    otherwise). A LI-Adger file is checked by :func:`~metric_adc.scores.checks.check_coverage`: an id
+    (:func:`~metric_adc.scores.text_check.check_texts`, a :class:`~metric_adc.scores.file.ScoresFileError`
+    otherwise). A LI-Adger file is checked by :func:`~metric_adc.scores.text_check.check_coverage`: an id
     LI-Adger lacks or an unscored pair member is an error naming the file; a file without a
     score for some sentences in no pair is read with an
-    :class:`~metric_adc.scores.checks.UnscoredSentencesWarning` naming the file.
+    :class:`~metric_adc.scores.text_check.UnscoredSentencesWarning` naming the file.
 
     Examples
     --------
@@ -163,13 +163,13 @@ def check_benchmark_file(
 ) -> str | None:
     """The checks of a scores file read for ``benchmark``, in one place for the commands and
     the Space (upload, ``space snapshot``): its texts are the benchmark's
-    (:func:`~metric_adc.scores.checks.check_unit_texts`, when ``check_text``: ids shifted by one
+    (:func:`~metric_adc.scores.text_check.check_unit_texts`, when ``check_text``: ids shifted by one
     are refused); an id the benchmark lacks is refused
-    (:func:`~metric_adc.scores.checks.check_coverage`), and so is an unscored unit that
+    (:func:`~metric_adc.scores.text_check.check_coverage`), and so is an unscored unit that
     :func:`~metric_adc.family.items.needed_ids` lists, on LI-Adger always (a member of a pair),
     elsewhere with ``whole`` (a caller that evaluates the whole benchmark; a report may take a
     file of some of its groups); a cloze file's scores are log-probabilities
-    (:func:`~metric_adc.scores.checks.check_log_probs`). Returns LI-Adger's coverage note
+    (:func:`~metric_adc.scores.text_check.check_log_probs`). Returns LI-Adger's coverage note
     (``None`` when every sentence is scored, and on another benchmark); raises
     :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from metric_adc import core
 from metric_adc.pairs import ModelDeltas, PairTable, model_deltas
-from metric_adc.rows import model_row
+from metric_adc.result_rows import model_row
 from metric_adc.thesis import outputs as thesis
 from metric_adc.thesis.outputs import ThesisModel
 
@@ -61,7 +61,7 @@ def thesis_rows(
     *,
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
 ) -> list[dict]:
-    """One :func:`~metric_adc.rows.model_row` per ``(ThesisModel, ModelDeltas)`` of
+    """One :func:`~metric_adc.result_rows.model_row` per ``(ThesisModel, ModelDeltas)`` of
     :func:`thesis_model_deltas`, named and captioned as in the thesis.
 
     Examples

@@ -14,7 +14,7 @@ import os
 from metric_adc import classification
 from metric_adc.family import statistics as family
 from metric_adc.family.items import items_of
-from metric_adc.rows import benchmark_row
+from metric_adc.result_rows import benchmark_row
 from metric_adc.thesis import outputs as thesis
 
 __all__ = ["TABLE_2_2_NOTE", "table_2_2_rows"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metric_adc import core, rows
+from metric_adc import core, result_rows
 from metric_adc.pairs import PairTable, model_deltas
 
 __all__ = ["Ceiling", "ModelEntry", "entry_from_scores"]
@@ -26,7 +26,7 @@ class ModelEntry:
 
     ``z`` maps each scored sentence id to its z-score; ``model_delta`` holds Δlm for every
     pair of the pair table, in table order; ``row`` is the metric's result row (the
-    δ-independent statistics, :func:`metric_adc.rows.model_row`); ``curve`` is the ADC(δ)
+    δ-independent statistics, :func:`metric_adc.result_rows.model_row`); ``curve`` is the ADC(δ)
     sweep of :func:`metric_adc.core.delta_sweep`. Entries compare and hash by identity (a
     session's state is hashed to detect changes).
     """
@@ -44,7 +44,7 @@ class ModelEntry:
 class Ceiling:
     """The human split-half ceiling (LI pairs only): its result row and mean ADC(δ) curve.
 
-    ``row`` is :func:`metric_adc.rows.ceiling_row` (with ``n_splits`` and ``seed``);
+    ``row`` is :func:`metric_adc.result_rows.ceiling_row` (with ``n_splits`` and ``seed``);
     ``deltas``/``adc`` the mean ADC(δ) over the split-halves on a grid of δ.
     """
 
@@ -95,6 +95,6 @@ def entry_from_scores(
     ([1.966, 0.492, 0.983], 1.0)
     """
     scored = model_deltas(scores, pairs, standardize=standardize)
-    row = rows.model_row(scored, pairs, model=name, note=note)
+    row = result_rows.model_row(scored, pairs, model=name, note=note)
     curve = core.delta_sweep(scored.delta, pairs.human_delta)
     return ModelEntry(name, kind, scored.z, scored.delta, row, curve, note)

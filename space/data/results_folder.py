@@ -18,9 +18,9 @@ import pandas as pd
 
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc.pairs import PairTable
-from metric_adc.scores.checks import TEXT_FIELDS, check_unit_texts
 from metric_adc.scores.file import ScoresFileError, read_scores
 from metric_adc.scores.labels import check_distinct
+from metric_adc.scores.text_check import TEXT_FIELDS, check_unit_texts
 from space.data.benchmark_data import (
     FAMILY,
     LI_ADGER,
@@ -118,7 +118,7 @@ def load_results(
     ``None``: an LI-Adger file's texts are not checked); another benchmark's come with its items.
 
     A missing folder holds nothing. A file that fails validation (its texts included: ids
-    shifted by one, :func:`metric_adc.scores.checks.check_unit_texts`) or evaluation, that gives
+    shifted by one, :func:`metric_adc.scores.text_check.check_unit_texts`) or evaluation, that gives
     a result an earlier file of the folder gives (the same model, convention, variant and
     benchmark: :func:`metric_adc.scores.labels.check_distinct`, both files named), or names a
     benchmark whose source files are not available, is skipped with its reason, so one bad file

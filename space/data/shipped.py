@@ -5,7 +5,7 @@ The folder holds results only, never a benchmark's sentences::
 
     ceiling.json                 the human split-half ceiling: its row and mean ADC(δ) curve
     li_adger/<model>.csv         id,score for each of LI-Adger's 4,178 sentences
-    li_adger/<model>.json        that model's metadata and result row (metric_adc.rows)
+    li_adger/<model>.json        that model's metadata and result row (metric_adc.result_rows)
     thesis/<model>.csv           id,z-score: the thesis's published outputs of one of its 8
                                  reference models, z-scored as the thesis evaluates them
     thesis/<model>.json          its metadata and result row

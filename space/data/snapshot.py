@@ -5,7 +5,7 @@ on the benchmark its metadata's ``dataset`` names (LI-Adger when it names none) 
 into the shipped folder (``space/results/`` by default, :mod:`space.data.shipped`): LI-Adger as
 ``id,score`` with its result row, another benchmark as its compact result. ``--linking NAME …``
 also ships, for every LI-Adger file that carries the linking fields, one model per linking
-function (:mod:`metric_adc.linking.rows`; ``fitted``: the README's SmolLM2 with the fitted
+function (:mod:`metric_adc.linking.function_rows`; ``fitted``: the README's SmolLM2 with the fitted
 linking). The thesis's 8 reference models (the z-scores of its published outputs, found as
 :mod:`metric_adc.thesis.outputs` finds them), the benchmarks' reference rows and the human
 ceiling (the README's split count and seed) are written too when their source files are
@@ -30,10 +30,10 @@ from pathlib import Path
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.cli_args import output_path
 from li_adger.sources import ChecksumError, SourceNotFoundError
-from metric_adc import rows
+from metric_adc import result_rows
 from metric_adc.ceiling.compute import human_ceiling
 from metric_adc.family.items import items_of
-from metric_adc.linking.rows import (
+from metric_adc.linking.function_rows import (
     LINKING_CHOICES,
     fitted_note,
     has_linking_fields,
@@ -64,7 +64,7 @@ def _linked(
         metadata = linked_metadata(sf, name)
         label = row_label(metadata)
         note = None if fit is None else fitted_note(fit)
-        row = rows.evaluate_on_pairs(scores, pairs, model=label, note=note)
+        row = result_rows.evaluate_on_pairs(scores, pairs, model=label, note=note)
         written += shipped.write_li_adger(folder, label, scores, metadata, row)
     return written
 
@@ -104,7 +104,7 @@ def _write(
     if bench == LI_ADGER:
         scores = sf.as_dict()
         pairs = li_adger_pairs()
-        row = rows.evaluate_on_pairs(scores, pairs, model=name)
+        row = result_rows.evaluate_on_pairs(scores, pairs, model=name)
         written = shipped.write_li_adger(folder, name, scores, sf.metadata, row)
         if linking and has_linking_fields(sf):
             written += _linked(sf, pairs, linking, folder)
@@ -164,7 +164,7 @@ def snapshot_thesis(folder: str | Path, outputs: str | Path | None = None) -> li
     written = []
     for m in load_thesis_models(outputs):
         scored = model_deltas(m.scores, pairs, standardize=not m.standardized)
-        row = rows.model_row(scored, pairs, model=m.label, note=m.note)
+        row = result_rows.model_row(scored, pairs, model=m.label, note=m.note)
         metadata = {"thesis_model": m.name, "source": source}
         written += shipped.write_thesis(folder, m.label, scored.z, metadata, row)
     return written

@@ -21,9 +21,9 @@ from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
 from metric_adc.family.items import needed_ids
 from metric_adc.prediction import LOG_PROB_TOLERANCE
-from metric_adc.scores.checks import check_coverage, check_log_probs, check_unit_texts
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from metric_adc.scores.labels import DuplicateResultError, check_distinct
+from metric_adc.scores.text_check import check_coverage, check_log_probs, check_unit_texts
 from space.data.benchmark_data import (
     LI_ADGER,
     TITLES,
@@ -111,11 +111,11 @@ def _check(
     cloze: bool = False,
 ) -> None:
     """The commands' checks over the app's units of the benchmark: the file's texts are the
-    units' (:func:`metric_adc.scores.checks.check_unit_texts`: ids shifted by one are refused),
-    the coverage rule (:func:`metric_adc.scores.checks.check_coverage`: an unknown id or an
+    units' (:func:`metric_adc.scores.text_check.check_unit_texts`: ids shifted by one are refused),
+    the coverage rule (:func:`metric_adc.scores.text_check.check_coverage`: an unknown id or an
     unscored unit that ``needed`` lists is refused; units in no item may be left out), and on a
     cloze benchmark scores that are log-probabilities
-    (:func:`metric_adc.scores.checks.check_log_probs`, naming the record's line and id)."""
+    (:func:`metric_adc.scores.text_check.check_log_probs`, naming the record's line and id)."""
     try:
         check_unit_texts(sf, units, name=file)
         check_coverage(sf.ids, known, needed=needed, name=file, dataset=what)

@@ -55,7 +55,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     ``OSError``, which the command prints as one line."""
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.finished import finished_problem, load_all
-    from baselines.run import run_metadata
+    from baselines.score_file import run_metadata
     from baselines.spec import score_spec
     from baselines.units import DATASETS, can_score, dataset_metadata
     from li_adger.io.atomic import remove_temporaries

@@ -36,7 +36,7 @@ from metric_adc.family.items import items_of
 from metric_adc.linking.fit import DEFAULT_FOLDS, DEFAULT_SEED, CrossFit, cross_fit
 from metric_adc.linking.formulas import LINKING_FUNCTIONS, LINKING_NAMES
 from metric_adc.pairs import PairTable
-from metric_adc.rows import evaluate_on_pairs
+from metric_adc.result_rows import evaluate_on_pairs
 from metric_adc.scores.file import ScoresFile
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -259,7 +259,7 @@ def linking_rows(
     k: int = DEFAULT_FOLDS,
     seed: int = DEFAULT_SEED,
 ) -> tuple[list[dict], dict[str, dict]]:
-    """One result row (:func:`metric_adc.rows.evaluate_on_pairs`) per linking function of
+    """One result row (:func:`metric_adc.result_rows.evaluate_on_pairs`) per linking function of
     ``names``, computed from the fields of ``sf``, and how ``fitted`` was fitted
     (``{"fitted": CrossFit.as_dict()}`` when asked for, else ``{}``).
 
