@@ -295,6 +295,7 @@ def score_units(
     progress: bool = True,
     resume: bool = True,
     extra_metadata: Mapping[str, Any] | None = None,
+    places: Mapping[str, str] | None = None,
 ) -> Path:
     """:func:`baselines.run.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
@@ -312,6 +313,7 @@ def score_units(
             progress=progress,
             resume=resume,
             extra_metadata=extra_metadata,
+            places=places,
         )
     import torch.distributed as dist
 
@@ -341,6 +343,7 @@ def score_units(
             progress=progress and launch.is_main,
             resume=resume,
             extra_metadata=extra,
+            places=places,
         )
         found = _read_shard(path, scorer.metadata(), dataset, extra, expected)
         if found is None:

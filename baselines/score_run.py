@@ -175,6 +175,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             progress=not args.quiet,
             resume=not args.fresh,
             extra_metadata=extra,
+            places=units.places,
         )
         done = time.perf_counter()
         if launch is None or launch.is_main:

@@ -167,6 +167,23 @@ def test_empty_and_over_long_sentences(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_an_over_long_sentence_is_named_by_its_file_line_and_id(tmp_path, capsys):
+    """Not by its place in a batch sorted by text (``sentences[2]``): by the table's file,
+    line and id, and the field."""
+    folder = save_tiny_causal_lm(tmp_path / "short", "gpt2", max_positions=8)
+    table = tmp_path / "mine.csv"
+    table.write_text(
+        "id,sentence\na,the keys are lost\nb,kim solved the problem\n"
+        "c,who did you think that kim solved the problem ?\nd,the keys is lost\n"
+    )
+    out = tmp_path / "x.jsonl"
+    argv = ["score", "--model", str(folder), "--dataset", str(table), "--out", str(out)]
+    assert main([*argv, "--quiet", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {table} line 4 (id 'c'): 'sentence' is too long for {folder}: " in err
+    assert "sentences[" not in err and not out.exists()
+
+
 def test_bad_numbers_are_rejected_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
