@@ -217,6 +217,33 @@ def test_module_entry_point_lists_the_builtin_models():
     ]
 
 
+def test_models_checks_each_folder_s_manifest_before_offering_its_path(
+    tmp_path, monkeypatch, capsys
+):
+    """A converted SmolLM2 folder whose weights were zeroed (same size) is listed as damaged,
+    with the command that rebuilds it, and its path is not offered for ``pretrained=``."""
+    from baselines.models.manifest import write_manifest
+
+    monkeypatch.setenv("LI_ADGER_MODELS", str(tmp_path))
+    folder = tmp_path / "smollm2"
+    folder.mkdir()
+    (folder / "source.json").write_text("{}\n")
+    weights = folder / "model.safetensors"
+    weights.write_bytes(bytes(range(256)) * 4)
+    write_manifest(folder)
+    assert main(["models"]) == 0
+    assert f"         {folder}\n" in capsys.readouterr().out
+    weights.write_bytes(bytes(1024))
+    assert main(["models"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.split()[0] == str(folder) for line in lines)
+    assert (
+        f"damaged: {folder} (model.safetensors does not have the SHA-256 the manifest records); "
+        "rebuild it with `python -m baselines score --model smollm2 --limit 1 --out "
+        "smollm2-rebuilt.jsonl`"
+    ) in lines[3]
+
+
 @pytest.mark.parametrize(
     ("architecture", "variant", "kind"),
     [
