@@ -118,6 +118,11 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             f"--threads applies to neural models, which torch runs; the n-gram scorer "
             f"{scorer.name} does not use torch (got --threads {args.threads})"
         )
+    if launch is not None:  # every rank runs the same run, or none runs
+        from baselines.same_run import check_same_run, run_spec
+
+        inputs = {name: (units.ids, units.texts) for name, units in datasets.items()}
+        check_same_run(launch, run_spec(vars(args), scorer.metadata(), inputs))
     default = default_batch_size(args.model, scorer.kind)
     batch_size = default if args.batch_size in (None, "auto") else args.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
