@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from baselines.distributed import Launch, rank_device, score_units
+from baselines.distributed import Launch, rank_device, remove_other_shards, score_units
 
 __all__ = ["DTYPES", "precision_of", "score"]
 
@@ -140,6 +140,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         if args.limit is not None:
             units = units.head(args.limit)
         out = Path(args.out) / f"{dataset}.jsonl" if every else Path(args.out)
+        remove_other_shards(out, launch)  # a killed launch's, of another process count
         extra = {
             **dataset_metadata(dataset),
             **({"limit": args.limit} if args.limit is not None else {}),

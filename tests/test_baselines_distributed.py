@@ -300,3 +300,36 @@ def test_nodes_reading_different_files_under_one_name_stop_naming_the_file(tmp_p
         assert "not given the same run: the ids and texts of sentences.csv differ: sha256 " in err
         assert "on rank 0 but sha256 " in err and "on rank 1" in err
     assert not any((folder / "scores.jsonl").exists() for folder in folders)
+
+
+def test_a_run_removes_the_shards_another_process_count_left(dataset, tmp_path, capsys):
+    """A 3-process launch killed after rank 0 finished its shard (rank 1 had its partial file
+    only): a one-process run of the same ``--out`` removes both, says so, and the readers of
+    the results folder see the scores file alone, as they would skip a shard anyway."""
+    from baselines.__main__ import main
+    from metric_adc.report.summary import scores_files
+    from space.data.results_folder import scores_files as app_scores_files
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    out = folder / "trigram.jsonl"
+    argv = ["score", "--model", "trigram", "--dataset", str(dataset), "--quiet"]
+    assert main([*argv, "--out", str(shard_path(out, Launch(3, 0, 0)))]) == 0
+    left = [shard_path(out, Launch(3, 0, 0)), folder / f"{out.name}.rank-1-of-3.jsonl.0123456789abcdef.partial"]  # fmt: skip
+    left[1].write_text('{"fingerprint": "0123456789abcdef"}\n')
+    capsys.readouterr()
+    assert app_scores_files(folder) == []  # a shard is no scores file
+    with pytest.raises(FileNotFoundError, match="holds no scores file"):
+        scores_files(folder)
+    assert main([*argv, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    for path in left:
+        assert not path.exists()
+        assert str(path) in err
+    assert "a shard a 3-process run left (this run has 1; its units are scored here)" in err
+    assert scores_files(folder) == app_scores_files(folder) == [out]
+    # a finished file kept by the next run: a shard left beside it goes all the same
+    assert main([*argv, "--out", str(shard_path(out, Launch(2, 1, 1)))]) == 0
+    assert main([*argv, "--out", str(out)]) == 0
+    assert "kept" in (err := capsys.readouterr().err) and "2-process run left" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["trigram.jsonl"]
