@@ -184,6 +184,16 @@ def test_an_over_long_sentence_is_named_by_its_file_line_and_id(tmp_path, capsys
     assert "sentences[" not in err and not out.exists()
 
 
+def test_a_sentence_the_trigram_cannot_read_is_named_by_its_file_line_and_id(tmp_path, capsys):
+    table = tmp_path / "mine.csv"
+    table.write_text("id,sentence\na,the keys are lost\nb,?!\nc,the keys is lost\n")
+    out = tmp_path / "x.jsonl"
+    argv = ["score", "--model", "trigram", "--dataset", str(table), "--out", str(out), "--quiet"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: {table} line 3 (id 'b'): 'sentence' has no words the n-gram model can" in err
+
+
 def test_bad_numbers_are_rejected_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
