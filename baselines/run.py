@@ -293,6 +293,8 @@ def score_to_file(
             try:
                 records = _score_batch(scorer, [units[k] for k in batch])
             except UnitError as err:
+                if not 0 <= err.index < len(batch):
+                    raise
                 at = ids[batch[err.index]]
                 where = (places or {}).get(at, dataset)
                 raise ValueError(f"{where} (id {at!r}): {err.field!r} {err.problem}") from None
