@@ -222,15 +222,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _models() -> int:
-    from baselines.models.folders import local_path
+    """List the built-in models with their local paths; a made folder that fails its
+    manifest is listed as damaged, with the command that rebuilds it, and no path to use
+    (exit status 1)."""
+    from baselines.models.folders import REBUILD, folder_damage, local_path
     from baselines.registry import BUILTIN_MODELS
 
+    status = 0
     for model in BUILTIN_MODELS.values():
         print(f"{model.name:<12} {model.kind:<7} {model.description}")
         path, ready = local_path(model.name)
+        damage = folder_damage(model.name)
+        if damage is not None:
+            rebuild = REBUILD.format(name=model.name)
+            print(f"{'':<12} {'':<7} damaged: {path} ({damage}); rebuild it with `{rebuild}`")
+            status = 1
+            continue
         made = "" if ready else f"  (made by the first `score --model {model.name}`)"
         print(f"{'':<12} {'':<7} {path}{made}")
-    return 0
+    return status
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

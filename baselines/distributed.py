@@ -31,8 +31,10 @@ True
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +47,7 @@ __all__ = [
     "Launch",
     "launch_from_env",
     "rank_device",
+    "remove_other_shards",
     "score_units",
     "shard_path",
     "start",
@@ -135,6 +138,62 @@ def rank_device(device: str, launch: Launch | None, cuda_available: bool | None 
     return f"cuda:{launch.local_rank}"
 
 
+def remove_other_shards(out: str | Path, launch: Launch | None) -> list[Path]:
+    """Remove the shard files of ``out`` (and their partial files) that a run with another
+    number of processes left, saying so on stderr; returns the files this process removed.
+
+    A launch killed before it merged its shards leaves them beside ``out``; a rerun with the
+    same number of processes resumes them, but one with another number cannot (its shards
+    split the units otherwise), and a results folder must not keep rows of ``out`` twice.
+    ``launch=None`` is a one-process run: every shard of ``out`` is another run's.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("s.jsonl.rank-0-of-3.jsonl", "s.jsonl.rank-0-of-3.jsonl.0123456789abcdef.partial",
+    ...              "s.jsonl.rank-1-of-2.jsonl", "t.jsonl.rank-0-of-3.jsonl"):
+    ...     _ = (d / name).write_text("")
+    >>> [p.name for p in remove_other_shards(d / "s.jsonl", Launch(2, 0, 0))]  # says so on stderr
+    ['s.jsonl.rank-0-of-3.jsonl', 's.jsonl.rank-0-of-3.jsonl.0123456789abcdef.partial']
+    >>> sorted(p.name for p in d.iterdir())
+    ['s.jsonl.rank-1-of-2.jsonl', 't.jsonl.rank-0-of-3.jsonl']
+    """
+    import sys
+
+    from metric_adc.scores.shards import shard_of
+
+    out = Path(out)
+    world_size = 1 if launch is None else launch.world_size
+    if not out.parent.is_dir():
+        return []
+    removed = []
+    pattern = f"{glob.escape(out.name)}.rank-*-of-*.jsonl"
+    shards: dict[Path, list[Path]] = {}  # a shard file (maybe never written) → its files
+    for path in sorted([*out.parent.glob(pattern), *out.parent.glob(f"{pattern}.*.partial")]):
+        shard_file = path.with_name(re.sub(r"\.[0-9a-f]+\.partial$", "", path.name))
+        found = shard_of(shard_file.name)
+        if found is not None and found[0] == out.name and found[2] != world_size:
+            shards.setdefault(shard_file, []).append(path)
+    for shard_file, paths in shards.items():
+        gone = []
+        for path in paths:
+            try:
+                path.unlink()
+            except FileNotFoundError:  # another rank removed it first
+                continue
+            gone.append(path)
+        if gone:
+            world = shard_of(shard_file.name)[2]  # type: ignore[index]
+            print(
+                f"removed {', '.join(str(p) for p in gone)}: a shard a {world}-process run "
+                f"left (this run has {world_size}; its units are scored here)",
+                file=sys.stderr,
+            )
+        removed += gone
+    return removed
+
+
 def shard_path(out: str | Path, launch: Launch) -> Path:
     """The shard file of ``launch``'s process next to the scores file ``out``.
 
@@ -143,8 +202,10 @@ def shard_path(out: str | Path, launch: Launch) -> Path:
     >>> shard_path("results/trigram.jsonl", Launch(2, 1, 1)).as_posix()
     'results/trigram.jsonl.rank-1-of-2.jsonl'
     """
+    from metric_adc.scores.shards import shard_name
+
     out = Path(out)
-    return out.with_name(f"{out.name}.rank-{launch.rank}-of-{launch.world_size}.jsonl")
+    return out.with_name(shard_name(out.name, launch.rank, launch.world_size))
 
 
 def _read_shard(
@@ -203,6 +264,7 @@ def score_units(
     progress: bool = True,
     resume: bool = True,
     extra_metadata: Mapping[str, Any] | None = None,
+    places: Mapping[str, str] | None = None,
 ) -> Path:
     """:func:`baselines.score_file.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
@@ -220,6 +282,7 @@ def score_units(
             progress=progress,
             resume=resume,
             extra_metadata=extra_metadata,
+            places=places,
         )
     import torch.distributed as dist
 
@@ -245,6 +308,7 @@ def score_units(
             progress=progress and launch.is_main,
             resume=resume,
             extra_metadata=extra,
+            places=places,
         )
         found = _read_shard(path, scorer.metadata(), dataset, extra, expected)
         if found is None:

@@ -204,6 +204,35 @@ class ClozeScorer(Scorer, Protocol):
         ...
 
 
+class UnitError(ValueError):
+    """One of the units given to a scorer cannot be scored: ``index`` is its position in the
+    list the scorer was given, ``field`` the text at fault (``'sentence'``, ``'context'``,
+    ``'completion'``) and ``problem`` what is wrong. The message names the position
+    (``position``, default ``sentences[index]``); a scoring run, which knows where each unit
+    came from, names its file, line and id instead (:func:`baselines.run.score_to_file`).
+
+    Examples
+    --------
+    >>> err = UnitError(2, "sentence", "is too long for m: 9 tokens")
+    >>> str(err), err.index, err.field
+    ('sentences[2] is too long for m: 9 tokens', 2, 'sentence')
+    """
+
+    def __init__(self, index: int, field: str, problem: str, *, position: str | None = None):
+        self.index, self.field, self.problem = index, field, problem
+        self.cloze = position is not None
+        super().__init__(f"{position or f'{field}s[{index}]'} {problem}")
+
+    def at(self, index: int) -> UnitError:
+        """The same error for the unit at ``index`` (of a list the scorer deduplicated).
+
+        >>> str(UnitError(0, "context", "is too long", position="cloze unit 0").at(3))
+        'cloze unit 3 is too long'
+        """
+        position = f"cloze unit {index}" if self.cloze else None
+        return UnitError(index, self.field, self.problem, position=position)
+
+
 def check_cloze(contexts: Sequence[str], completions: Sequence[str]) -> tuple[list[str], list[str]]:
     """Return ``contexts`` and ``completions`` as lists of ``str``, or raise on an empty or
     non-string entry or on different lengths.

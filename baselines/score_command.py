@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from baselines.distributed import Launch, rank_device, score_units
+from baselines.distributed import Launch, rank_device, remove_other_shards, score_units
 from baselines.interface import BatchedScorer
 
 __all__ = ["DTYPES", "precision_of", "score"]
@@ -117,6 +117,11 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         data_seconds = 0.0
     start = time.perf_counter()
     scorer = spec.scorer()
+    if launch is not None:  # every rank runs the same run, or none runs
+        from baselines.same_run import check_same_run, run_spec
+
+        inputs = {name: (units.ids, units.texts) for name, units in datasets.items()}
+        check_same_run(launch, run_spec(vars(args), scorer.metadata(), inputs))
     batch_size = spec.batch_size
     print(f"loaded {scorer.name} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     for dataset, units in datasets.items():
@@ -133,6 +138,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         if args.limit is not None:
             units = units.head(args.limit)
         out = Path(args.out) / f"{dataset}.jsonl" if every else Path(args.out)
+        remove_other_shards(out, launch)  # a killed launch's, of another process count
         extra = {
             **dataset_metadata(dataset),
             **({"limit": args.limit} if args.limit is not None else {}),
@@ -175,6 +181,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             progress=not args.quiet,
             resume=not args.fresh,
             extra_metadata=extra,
+            places=units.places,
         )
         done = time.perf_counter()
         if launch is None or launch.is_main:

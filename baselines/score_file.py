@@ -40,6 +40,7 @@ from baselines.interface import (
     ClozeUnit,
     RecordScorer,
     Scorer,
+    UnitError,
     check_cloze,
     check_sentences,
     text_problem,
@@ -200,6 +201,7 @@ def score_to_file(
     progress: bool = True,
     resume: bool = True,
     extra_metadata: Mapping[str, Any] | None = None,
+    places: Mapping[str, str] | None = None,
 ) -> Path:
     """Score ``units`` with ``scorer`` and write the scores file ``out`` atomically.
 
@@ -212,7 +214,10 @@ def score_to_file(
     batch is appended to the partial file before the next one starts (flushed at once,
     synced to disk at least every two seconds). With ``resume=False`` an existing partial
     file is discarded first. ``extra_metadata`` (e.g. :func:`dataset_metadata`) is added to
-    the file's metadata record. Returns ``out``.
+    the file's metadata record. A unit the scorer cannot score (a
+    :class:`~baselines.interface.UnitError`) is named by where it came from: ``places`` maps
+    an id to its file and line (:attr:`baselines.units.Units.places`), else the ``dataset``;
+    then its id and field. Returns ``out``.
     """
     ids, units = check_inputs(ids, units)
     if not units:
@@ -265,9 +270,15 @@ def score_to_file(
     ):
         for batch in batches:
             lines = []
-            for k, scored in zip(
-                batch, _score_batch(scorer, [units[k] for k in batch]), strict=True
-            ):
+            try:
+                records = _score_batch(scorer, [units[k] for k in batch])
+            except UnitError as err:
+                if not 0 <= err.index < len(batch):
+                    raise
+                at = ids[batch[err.index]]
+                where = (places or {}).get(at, dataset)
+                raise ValueError(f"{where} (id {at!r}): {err.field!r} {err.problem}") from None
+            for k, scored in zip(batch, records, strict=True):
                 score = float(scored["score"])
                 if not math.isfinite(score):
                     raise ValueError(

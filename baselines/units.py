@@ -38,7 +38,8 @@ class Units:
 
     ``texts`` are sentences (``str``), or :class:`~baselines.interface.ClozeUnit` for a
     cloze benchmark; ``form`` is the benchmark's form (:data:`li_adger.benchmarks.spec.FORMS`),
-    ``None`` for a table file.
+    ``None`` for a table file, whose ``places`` map each id to its file and line
+    (``"mine.csv line 4"``), for error messages.
 
     Examples
     --------
@@ -51,6 +52,7 @@ class Units:
     form: str | None
     ids: list[str]
     texts: list[str] | list[ClozeUnit]
+    places: dict[str, str] | None = None
 
     @property
     def cloze(self) -> bool:
@@ -59,7 +61,7 @@ class Units:
 
     def head(self, n: int) -> Units:
         """The first ``n`` units."""
-        return Units(self.dataset, self.form, self.ids[:n], self.texts[:n])
+        return Units(self.dataset, self.form, self.ids[:n], self.texts[:n], self.places)
 
 
 def load_units(
@@ -117,7 +119,8 @@ def load_units(
         if subset is not None:
             raise ValueError(f"--subset applies to a benchmark, not to the file {dataset}")
         table = read_sentence_table(dataset)
-        return Units(dataset, None, table.ids, table.sentences)
+        places = {i: f"{table.path} {p}" for i, p in zip(table.ids, table.places, strict=True)}
+        return Units(dataset, None, table.ids, table.sentences, places)
     choices = ", ".join(repr(d) for d in DATASETS)
     hint = " (file not found)" if dataset.endswith(TABLE_SUFFIXES) else ""
     raise ValueError(

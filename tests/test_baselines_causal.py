@@ -212,3 +212,21 @@ def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
     for x, y in zip(a, b, strict=True):
         assert x.tokens == y.tokens
         assert x.logprobs == pytest.approx(y.logprobs, abs=1e-5)
+
+
+def test_a_run_names_an_over_long_unit_by_its_dataset_id_and_field(tmp_path):
+    """A benchmark's unit, sentence or cloze, is named by the benchmark, its id and field."""
+    from baselines.interface import ClozeUnit
+    from baselines.run import score_to_file
+
+    scorer = CausalLMScorer.from_objects(
+        tiny_causal_lm("gpt2", max_positions=8), tiny_tokenizer(), name="short"
+    )
+    long = "who did you think that kim solved the problem ?"
+    with pytest.raises(ValueError, match=r"^blimp \(id 'x2'\): 'sentence' is too long for short"):
+        score_to_file(scorer, ["x1", "x2"], ["the keys are lost", long], tmp_path / "s.jsonl",
+                      dataset="blimp", progress=False)  # fmt: skip
+    units = [ClozeUnit("the keys are", "lost"), ClozeUnit(long, "lost")]
+    with pytest.raises(ValueError, match=r"^npi \(id 'c2'\): 'context' is too long for short"):
+        score_to_file(scorer, ["c1", "c2"], units, tmp_path / "c.jsonl", dataset="npi",
+                      progress=False)  # fmt: skip

@@ -167,6 +167,33 @@ def test_empty_and_over_long_sentences(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_an_over_long_sentence_is_named_by_its_file_line_and_id(tmp_path, capsys):
+    """Not by its place in a batch sorted by text (``sentences[2]``): by the table's file,
+    line and id, and the field."""
+    folder = save_tiny_causal_lm(tmp_path / "short", "gpt2", max_positions=8)
+    table = tmp_path / "mine.csv"
+    table.write_text(
+        "id,sentence\na,the keys are lost\nb,kim solved the problem\n"
+        "c,who did you think that kim solved the problem ?\nd,the keys is lost\n"
+    )
+    out = tmp_path / "x.jsonl"
+    argv = ["score", "--model", str(folder), "--dataset", str(table), "--out", str(out)]
+    assert main([*argv, "--quiet", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {table} line 4 (id 'c'): 'sentence' is too long for {folder}: " in err
+    assert "sentences[" not in err and not out.exists()
+
+
+def test_a_sentence_the_trigram_cannot_read_is_named_by_its_file_line_and_id(tmp_path, capsys):
+    table = tmp_path / "mine.csv"
+    table.write_text("id,sentence\na,the keys are lost\nb,?!\nc,the keys is lost\n")
+    out = tmp_path / "x.jsonl"
+    argv = ["score", "--model", "trigram", "--dataset", str(table), "--out", str(out), "--quiet"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: {table} line 3 (id 'b'): 'sentence' has no words the n-gram model can" in err
+
+
 def test_bad_numbers_are_rejected_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["score", "--model", "trigram", "--out", "x.jsonl", "--batch-size", "0"])
@@ -198,6 +225,33 @@ def test_module_entry_point_lists_the_builtin_models():
         str(models_dir() / "smollm2"),
         str(models_dir() / "minilm-cola" / "best"),
     ]
+
+
+def test_models_checks_each_folder_s_manifest_before_offering_its_path(
+    tmp_path, monkeypatch, capsys
+):
+    """A converted SmolLM2 folder whose weights were zeroed (same size) is listed as damaged,
+    with the command that rebuilds it, and its path is not offered for ``pretrained=``."""
+    from baselines.models.manifest import write_manifest
+
+    monkeypatch.setenv("LI_ADGER_MODELS", str(tmp_path))
+    folder = tmp_path / "smollm2"
+    folder.mkdir()
+    (folder / "source.json").write_text("{}\n")
+    weights = folder / "model.safetensors"
+    weights.write_bytes(bytes(range(256)) * 4)
+    write_manifest(folder)
+    assert main(["models"]) == 0
+    assert f"         {folder}\n" in capsys.readouterr().out
+    weights.write_bytes(bytes(1024))
+    assert main(["models"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.split()[0] == str(folder) for line in lines)
+    assert (
+        f"damaged: {folder} (model.safetensors does not have the SHA-256 the manifest records); "
+        "rebuild it with `python -m baselines score --model smollm2 --limit 1 --out "
+        "smollm2-rebuilt.jsonl`"
+    ) in lines[3]
 
 
 @pytest.mark.parametrize(

@@ -254,3 +254,83 @@ def _rank_pid(parent: int, rank: int) -> int:
         if ancestor == parent and f"RANK={rank}".encode() in env:
             return int(entry.name)
     raise AssertionError(f"no process of rank {rank} under {parent}")
+
+
+def _two_nodes(args0: list[str], args1: list[str], cwd0: Path, cwd1: Path):
+    """Two ``torchrun`` nodes of one process each, rendezvous on a free local port, each with
+    its own command line and working folder; their finished processes."""
+    port = str(_free_port())
+    nodes = []
+    for rank, (args, cwd) in enumerate(((args0, cwd0), (args1, cwd1))):
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2",
+               "--node_rank", str(rank), "--nproc_per_node", "1", "--master_addr", "127.0.0.1",
+               "--master_port", port, *_score(*args)]  # fmt: skip
+        nodes.append(subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True))  # fmt: skip
+    return [(node.wait(timeout=600), node.communicate()[1]) for node in nodes]
+
+
+@pytest.mark.slow
+def test_nodes_given_different_options_stop_naming_the_option_and_ranks(dataset, tmp_path):
+    """Two nodes, one asked for ``--variant logprob`` and the other for SLOR: neither scores,
+    and each says which option differs on which rank."""
+    out = tmp_path / "two.jsonl"
+    args = ["--model", "trigram", "--dataset", str(dataset), "--out", str(out)]
+    done = _two_nodes([*args, "--variant", "logprob"], [*args, "--variant", "slor"],
+                      tmp_path, tmp_path)  # fmt: skip
+    line = '--variant is "logprob" on rank 0 but "slor" on rank 1'
+    for status, err in done:
+        assert status != 0
+        assert f"error: the processes of this launch were not given the same run: {line}" in err
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_nodes_reading_different_files_under_one_name_stop_naming_the_file(tmp_path):
+    """Each node reads ``sentences.csv`` from its own folder; one line of it differs."""
+    folders = [tmp_path / "node0", tmp_path / "node1"]
+    rows = _rows(40)
+    for k, folder in enumerate(folders):
+        folder.mkdir()
+        texts = rows if k == 0 else [*rows[:-1], "s0039,the keys is lost"]
+        (folder / "sentences.csv").write_text("id,sentence\n" + "\n".join(texts) + "\n")
+    args = ["--model", "trigram", "--dataset", "sentences.csv", "--out", "scores.jsonl"]
+    done = _two_nodes(args, args, *folders)
+    for status, err in done:
+        assert status != 0
+        assert "not given the same run: the ids and texts of sentences.csv differ: sha256 " in err
+        assert "on rank 0 but sha256 " in err and "on rank 1" in err
+    assert not any((folder / "scores.jsonl").exists() for folder in folders)
+
+
+def test_a_run_removes_the_shards_another_process_count_left(dataset, tmp_path, capsys):
+    """A 3-process launch killed after rank 0 finished its shard (rank 1 had its partial file
+    only): a one-process run of the same ``--out`` removes both, says so, and the readers of
+    the results folder see the scores file alone, as they would skip a shard anyway."""
+    from baselines.__main__ import main
+    from metric_adc.report.summary import scores_files
+    from space.data.results_folder import scores_files as app_scores_files
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    out = folder / "trigram.jsonl"
+    argv = ["score", "--model", "trigram", "--dataset", str(dataset), "--quiet"]
+    assert main([*argv, "--out", str(shard_path(out, Launch(3, 0, 0)))]) == 0
+    left = [shard_path(out, Launch(3, 0, 0)), folder / f"{out.name}.rank-1-of-3.jsonl.0123456789abcdef.partial"]  # fmt: skip
+    left[1].write_text('{"fingerprint": "0123456789abcdef"}\n')
+    capsys.readouterr()
+    assert app_scores_files(folder) == []  # a shard is no scores file
+    with pytest.raises(FileNotFoundError, match="holds no scores file"):
+        scores_files(folder)
+    assert main([*argv, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    for path in left:
+        assert not path.exists()
+        assert str(path) in err
+    assert "a shard a 3-process run left (this run has 1; its units are scored here)" in err
+    assert scores_files(folder) == app_scores_files(folder) == [out]
+    # a finished file kept by the next run: a shard left beside it goes all the same
+    assert main([*argv, "--out", str(shard_path(out, Launch(2, 1, 1)))]) == 0
+    assert main([*argv, "--out", str(out)]) == 0
+    assert "kept" in (err := capsys.readouterr().err) and "2-process run left" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["trigram.jsonl"]

@@ -9,6 +9,7 @@ import pytest
 import torch
 from baselines_tiny import save_tiny_causal_lm, tiny_causal_lm, tiny_tokenizer
 
+from baselines.fast import isolation
 from baselines.kinds import causal
 from baselines.kinds.causal import CausalLMScorer
 from baselines.resume import fingerprint
@@ -89,7 +90,7 @@ def test_cloze_units_read_rank_and_top_at_the_parent_position(model):
 
 
 def test_a_model_without_the_custom_mask_falls_back_saying_so(monkeypatch):
-    monkeypatch.setattr(causal, "mask_isolates", lambda decoder: False)
+    monkeypatch.setattr(isolation, "_trie_isolates", lambda decoder, n: False)
     with pytest.warns(UserWarning, match="packing 'trie' is not exact for this model .*'rows'"):
         scorer = CausalLMScorer.from_objects(tiny_causal_lm("llama"), tiny_tokenizer(), name="m")
     assert scorer.packing == "rows" and scorer.metadata()["packing"] == "rows"

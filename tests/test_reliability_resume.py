@@ -180,3 +180,20 @@ def test_readers_of_a_results_folder_skip_temporary_files(tmp_path):
     assert app_scores_files(folder) == [folder / "trigram.jsonl"]
     assert LocalStore(tmp_path).list("results") == ["trigram.jsonl"]
     assert metric_main(["summary", "--results", str(folder)]) == 0
+
+
+def test_summary_of_a_results_folder_skips_a_shard_left_beside_its_scores_file(tmp_path, capsys):
+    """A shard a killed launch left holds rows of the scores file beside it: ``summary
+    --results`` reads the scores file alone instead of refusing the folder."""
+    import shutil
+
+    from metric_adc.__main__ import main as metric_main
+
+    folder = tmp_path / "results"
+    out = folder / "trigram.jsonl"
+    assert main(["score", "--model", "trigram", "--dataset", "npi", "--out", str(out),
+                 "--quiet"]) == 0  # fmt: skip
+    shutil.copy(out, folder / "trigram.jsonl.rank-0-of-3.jsonl")
+    capsys.readouterr()
+    assert metric_main(["summary", "--results", str(folder)]) == 0
+    assert "trigram.jsonl.rank-0-of-3" not in capsys.readouterr().out

@@ -8,7 +8,7 @@ separate sequences (``masking_utils.find_packed_sequence_indices``): it builds a
 that is block-diagonal, so every sentence attends to its own tokens only, at the positions it
 would have alone. The scores are those of one sentence per row, up to floating-point
 rounding. Whether a loaded model honours this is checked on the model itself before packing
-is used (:func:`baselines.kinds.causal.packing_isolates`).
+is used (:func:`baselines.fast.isolation.packing_isolates`).
 
 This module holds the arithmetic: which row and offset each sequence gets (first-fit
 decreasing) and the position ids of each row.

@@ -7,10 +7,12 @@ token, cloze units, too-long input) is the engine-independent half of every caus
 * **Batching.** Id lists are taken ``batch_size`` at a time and laid out by ``packing``
   (:mod:`baselines.fast.layout`): ``trie`` (the default; lists sorted, each shared prefix
   computed once, :mod:`baselines.fast.trie`) when the model honours a custom 4-D mask
-  (:func:`mask_isolates`, checked on the model at load); ``rows`` (longest first, packed end to
-  end into rows of 64 tokens, :mod:`baselines.fast.packing`) when it keeps packed sentences
-  apart (:func:`packing_isolates`); otherwise ``padded``, with a warning naming the packing
-  used when it is not the one asked for. None changes a score beyond float rounding; the
+  (:func:`~baselines.fast.isolation.mask_isolates`, checked on the model at load, past its
+  attention window if it has one); ``rows`` (longest first, packed end to end into rows of 64
+  tokens, :mod:`baselines.fast.packing`) when it keeps packed sentences apart
+  (:func:`~baselines.fast.isolation.packing_isolates`); otherwise ``padded``, with a warning
+  naming the packing used and why when it is not the one asked for
+  (:func:`~baselines.fast.isolation.packing_problem`). None changes a score beyond float rounding; the
   model runs in ``eval()`` mode under ``torch.inference_mode()``.
 * **Log-probabilities** are computed in float32 whatever the model's precision.
 """
@@ -24,11 +26,11 @@ from typing import Any
 
 from baselines.batch_order import plan_batches
 from baselines.device_map import from_pretrained_options, map_devices
-from baselines.fast.isolation import mask_isolates, packing_isolates
+from baselines.fast.isolation import packing_problem
 from baselines.fast.layout import check_packing, decoder_layout
 from baselines.fast.packing import PACK_WIDTH
 from baselines.hf import library_versions, max_sequence_length
-from baselines.interface import scorer_identity
+from baselines.interface import PACKINGS, scorer_identity
 from baselines.kinds.causal_base import CAUSAL_VARIANTS, CausalScorerBase, check_convention
 from metric_adc.linking.formulas import check_linking_name
 
@@ -36,8 +38,6 @@ __all__ = [
     "HEAD_ROWS",
     "PLAIN_HEADS",
     "CausalLMScorer",
-    "mask_isolates",
-    "packing_isolates",
     "plain_head",
 ]
 
@@ -127,7 +127,7 @@ class CausalLMScorer(CausalScorerBase):
     >>> scorer.score(["the keys are lost " * 2])
     Traceback (most recent call last):
     ...
-    ValueError: sentences[0] is too long for tiny: 9 tokens with the context token, ...
+    baselines.interface.UnitError: sentences[0] is too long for tiny: 9 tokens with the context token, ...
 
     A cloze unit: the completion's log-probability after the context, its rank among the
     words the model could put there, and its top predictions:
@@ -256,18 +256,20 @@ class CausalLMScorer(CausalScorerBase):
 
     def _usable_packing(self, asked: str) -> str:
         """``asked``, or the next packing this model scores exactly (``trie`` → ``rows`` →
-        ``padded``, checked on the model itself), with a warning saying so."""
+        ``padded``, checked on the model itself: :func:`packing_problem`), with a warning
+        naming the reason."""
         if self._mapped is not None:
             return "padded"  # its layers run where accelerate put them, through their hooks
         if self._head is None:
             usable, why = "padded", f"{type(self.model).__name__} has no plain output layer"
         else:
             usable, why = asked, ""
-            if usable == "trie" and not mask_isolates(self._head[0]):
-                usable, why = "rows", "the model does not honour a custom 4-D attention mask"
-            if usable == "rows" and not packing_isolates(self._head[0]):
-                why = why or "the model reads a packed row as one sequence"
-                usable = "padded"
+            order = PACKINGS[PACKINGS.index(asked) :]
+            for usable in order:
+                problem = packing_problem(self._head[0], usable, max_length=self.max_length)
+                if problem is None:
+                    break
+                why = why or problem
         if usable != asked:
             warnings.warn(
                 f"{self.name}: packing {asked!r} is not exact for this model ({why}); "

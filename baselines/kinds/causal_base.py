@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines.interface import TokenLogProbs, check_cloze, check_sentences
+from baselines.interface import TokenLogProbs, UnitError, check_cloze, check_sentences
 from baselines.kinds.cloze import TokenCandidates
 from metric_adc.linking.formulas import check_linking_name
 
@@ -197,12 +197,16 @@ class CausalScorerBase:
 
     # -- encoding: text → token ids and where the scored tokens start -------------------------
 
-    def _check_length(self, ids: list[int], field: str, text: str) -> list[int]:
+    def _check_length(self, ids: list[int], index: int, field: str, text: str) -> list[int]:
+        """``ids``, unless longer than the model allows: a :class:`UnitError` for the unit at
+        ``index``, its ``field`` (``'sentence'`` or a cloze unit's ``'context'``)."""
         if self.max_length is not None and len(ids) > self.max_length:
-            raise ValueError(
-                f"{field} is too long for {self.name}: {len(ids)} tokens with the "
-                f"context token, the model allows at most {self.max_length} "
-                f"(it starts {text[:60]!r})"
+            raise UnitError(
+                index,
+                field,
+                f"is too long for {self.name}: {len(ids)} tokens with the context token, the "
+                f"model allows at most {self.max_length} (it starts {text[:60]!r})",
+                position=None if field == "sentence" else f"cloze unit {index}",
             )
         return ids
 
@@ -226,7 +230,7 @@ class CausalScorerBase:
                     f"sentences[{i}] is only the harness's prefix token, so nothing is left to "
                     f"score (got {sentence!r})"
                 )
-            encoded.append(self._check_length(ids, f"sentences[{i}]", sentence))
+            encoded.append(self._check_length(ids, i, "sentence", sentence))
         return encoded
 
     def _harness_encode(self, text: str) -> list[int]:
@@ -269,7 +273,7 @@ class CausalScorerBase:
                     f"cloze unit {i} has no {'context' if start < 1 else 'completion'} tokens "
                     f"after encoding (context {context!r}, completion {completion!r})"
                 )
-            encoded.append(self._check_length(ids, f"cloze unit {i}", context))
+            encoded.append(self._check_length(ids, i, "context", context))
             starts.append(start)
         return encoded, starts
 

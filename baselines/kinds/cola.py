@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from baselines.hf import LoadOptions, library_versions, load_pretrained
-from baselines.interface import check_sentences, scorer_identity
+from baselines.interface import UnitError, check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
 ACCEPTABLE = 1  # CoLA's label for acceptable sentences
@@ -185,9 +185,11 @@ class ColaScorer:
         lengths = [len(ids) for ids in self.tokenizer(unique)["input_ids"]]
         for s, n in zip(unique, lengths, strict=True):
             if self.max_length is not None and n > self.max_length:
-                raise ValueError(
-                    f"sentence {s[:60]!r} has {n} tokens after tokenisation but model "
-                    f"{self.name!r} accepts at most {self.max_length}"
+                raise UnitError(
+                    sentences.index(s),
+                    "sentence",
+                    f"is too long for {self.name}: {n} tokens after tokenisation, but the "
+                    f"model accepts at most {self.max_length} (it starts {s[:60]!r})",
                 )
         order = sorted(range(len(unique)), key=lambda k: -lengths[k])
         found: dict[str, tuple[float, float]] = {}

@@ -49,7 +49,13 @@ from typing import Any, Unpack
 from baselines.fast.mlm_onnx import check_runtime
 from baselines.fast.mlm_passes import MaskedCopy, MaskedPasses, default_token_budget
 from baselines.hf import LoadOptions, library_versions, load_pretrained
-from baselines.interface import TokenLogProbs, check_cloze, check_sentences, scorer_identity
+from baselines.interface import (
+    TokenLogProbs,
+    UnitError,
+    check_cloze,
+    check_sentences,
+    scorer_identity,
+)
 from baselines.kinds.cloze import TokenCandidates
 
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
@@ -198,7 +204,10 @@ class MaskedLMScorer:
         """The PLL log-probability of every non-special token of each sentence, in order."""
         sentences = check_sentences(sentences)
         unique = list(dict.fromkeys(sentences))
-        encodings = self._encode(unique)
+        try:
+            encodings = self._encode(unique)
+        except UnitError as err:
+            raise err.at(sentences.index(unique[err.index])) from None
         order = sorted(range(len(unique)), key=lambda k: -len(encodings[k][0]))
         copies = [
             MaskedCopy(k, position, masked)
@@ -225,8 +234,12 @@ class MaskedLMScorer:
         left to right, each with the ones before it filled in.
         """
         contexts, completions = check_cloze(contexts, completions)
-        units = list(dict.fromkeys(zip(contexts, completions, strict=True)))
-        encodings, spans = self._encode_cloze(units)
+        given = list(zip(contexts, completions, strict=True))
+        units = list(dict.fromkeys(given))
+        try:
+            encodings, spans = self._encode_cloze(units)
+        except UnitError as err:
+            raise err.at(given.index(units[err.index])) from None
         order = sorted(range(len(units)), key=lambda k: -len(encodings[k][0]))
         copies = [
             MaskedCopy(k, position, spans[k][i:], keep_row=i == 0)
@@ -271,7 +284,7 @@ class MaskedLMScorer:
         out = []
         for k, ids in enumerate(enc["input_ids"]):
             special = enc["special_tokens_mask"][k]
-            self._check_length(ids, sentences[k])
+            self._check_length(ids, k, "sentence", sentences[k])
             if all(special):
                 raise ValueError(f"sentence {sentences[k]!r} has no token to score")
             types = enc["token_type_ids"][k] if "token_type_ids" in enc else None
@@ -293,7 +306,7 @@ class MaskedLMScorer:
         )
         encodings, spans = [], []
         for k, ids in enumerate(enc["input_ids"]):
-            self._check_length(ids, texts[k])
+            self._check_length(ids, k, "context", texts[k])
             begin = len(units[k][0]) + 1
             end = begin + len(units[k][1])
             special = enc["special_tokens_mask"][k]
@@ -316,11 +329,16 @@ class MaskedLMScorer:
             spans.append(tuple(inside))
         return encodings, spans
 
-    def _check_length(self, ids: Sequence[int], text: str) -> None:
+    def _check_length(self, ids: Sequence[int], index: int, field: str, text: str) -> None:
+        """A :class:`UnitError` for the unit at ``index`` (its ``field``) when ``ids`` are
+        longer than the model allows."""
         if self.max_length is not None and len(ids) > self.max_length:
-            raise ValueError(
-                f"sentence {text[:60]!r} has {len(ids)} tokens after tokenisation but "
-                f"model {self.name!r} accepts at most {self.max_length}"
+            raise UnitError(
+                index,
+                field,
+                f"is too long for {self.name}: {len(ids)} tokens after tokenisation, but the "
+                f"model accepts at most {self.max_length} (it starts {text[:60]!r})",
+                position=None if field == "sentence" else f"cloze unit {index}",
             )
 
     def _run(

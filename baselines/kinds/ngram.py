@@ -51,6 +51,7 @@ from typing import Any
 from baselines.interface import (
     TOP_K,
     TokenLogProbs,
+    UnitError,
     check_cloze,
     check_sentences,
     scorer_identity,
@@ -220,8 +221,8 @@ class NGramScorer:
     def _one(self, index: int, sentence: str) -> TokenLogProbs:
         words = self.tokenize(sentence)
         if not words:
-            raise ValueError(
-                f"sentences[{index}] has no words the n-gram model can read (got {sentence!r})"
+            raise UnitError(
+                index, "sentence", f"has no words the n-gram model can read (got {sentence!r})"
             )
         tokens, logprobs, unigrams = [], [], []
         units = [*words, _EOS] if self.end_of_sentence else words
@@ -232,9 +233,11 @@ class NGramScorer:
                 logprobs.append(lm.ln(lm.raw(word, context)))
                 unigrams.append(lm.unigram(word))
         if not tokens:
-            raise ValueError(
-                f"sentences[{index}] has only out-of-vocabulary words, so the n-gram model "
-                f"cannot score it (got {sentence!r}); use end_of_sentence=True to score '</s>'"
+            raise UnitError(
+                index,
+                "sentence",
+                "has only out-of-vocabulary words, so the n-gram model cannot score it "
+                f"(got {sentence!r}); use end_of_sentence=True to score '</s>'",
             )
         return TokenLogProbs(tuple(tokens), tuple(logprobs), tuple(unigrams))
 

@@ -3,7 +3,8 @@
 lm-evaluation-harness, for one, loads a local model with ``--model_args pretrained=FOLDER``;
 ``python -m baselines models`` prints these paths. A model made on first use (SmolLM2 converted
 from its GGUF, the CoLA fine-tune of MiniLM) is in the model cache
-(:func:`baselines.models.cache.models_dir`) once a ``score`` run has made it.
+(:func:`baselines.models.cache.models_dir`) once a ``score`` run has made it, and is checked
+against its manifest (:func:`folder_damage`) before its path is offered.
 
 Examples
 --------
@@ -21,7 +22,11 @@ from pathlib import Path
 
 from baselines.models.cache import models_dir
 
-__all__ = ["local_path"]
+__all__ = ["REBUILD", "folder_damage", "local_path"]
+
+REBUILD = "python -m baselines score --model {name} --limit 1 --out {name}-rebuilt.jsonl"
+"""The command that rebuilds a damaged model folder: ``score`` checks the folder against its
+manifest at load, removes it when damaged and makes it again."""
 
 
 def local_path(name: str) -> tuple[Path, bool]:
@@ -55,3 +60,30 @@ def local_path(name: str) -> tuple[Path, bool]:
     raise ValueError(
         f"{name!r} is not a built-in model; expected one of 'trigram', 'smollm2', 'minilm-cola'"
     )
+
+
+def folder_damage(name: str) -> str | None:
+    """What is wrong with the made folder of the built-in model ``name`` by its manifest
+    (sizes and SHA-256s, :func:`baselines.models.manifest.manifest_problem`), or ``None``:
+    the folder matches, is not made yet, or is not the project's (``trigram``: pocketsphinx's
+    own file).
+
+    Examples
+    --------
+    >>> import os, tempfile, pathlib
+    >>> os.environ["LI_ADGER_MODELS"] = tempfile.mkdtemp()
+    >>> folder_damage("smollm2") is None  # not made yet
+    True
+    >>> folder, _ = local_path("smollm2")
+    >>> folder.mkdir()
+    >>> _ = (folder / "source.json").write_text("{}")
+    >>> folder_damage("smollm2")
+    'it has no manifest.json (an interrupted write, or a cache of an older version)'
+    >>> del os.environ["LI_ADGER_MODELS"]
+    """
+    from baselines.models.manifest import manifest_problem
+
+    path, _ = local_path(name)
+    if name == "trigram" or not path.exists():
+        return None
+    return manifest_problem(path, hashes=True)

@@ -27,6 +27,7 @@ from metric_adc.result_rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.file import ScoresFileError
 from metric_adc.scores.labels import check_distinct
+from metric_adc.scores.shards import is_shard
 from metric_adc.thesis.models import reproduce_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
 
@@ -70,7 +71,8 @@ in progress, ``.trigram.jsonl.k3j_9xq2.tmp.jsonl``, or anything in a dot-prefixe
 def scores_files(folder: str | os.PathLike) -> list[Path]:
     """The scores files in a folder and its subfolders (``results/trigram.jsonl``,
     ``results/blimp/trigram.jsonl``, …), sorted by path; dot-prefixed files and folders (a
-    writer's temporary files) are skipped. A folder that holds none is an error: a summary of
+    writer's temporary files) and a data-parallel run's shard files
+    (:func:`metric_adc.scores.shards.is_shard`) are skipped. A folder that holds none is an error: a summary of
     no file would show the reference rows alone.
 
     Examples
@@ -79,7 +81,7 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> (d / "blimp").mkdir()
     >>> for name in ("b.jsonl", "a.csv", "a.jsonl.0123.partial", "notes.txt", "blimp/b.jsonl",
-    ...              ".b.jsonl.k3j_9xq2.tmp.jsonl"):
+    ...              ".b.jsonl.k3j_9xq2.tmp.jsonl", "b.jsonl.rank-0-of-3.jsonl"):
     ...     _ = (d / name).write_text("")
     >>> [p.relative_to(d).as_posix() for p in scores_files(d)]
     ['a.csv', 'b.jsonl', 'blimp/b.jsonl']
@@ -97,6 +99,7 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
         if p.is_file()
         and p.suffix in SCORES_SUFFIXES
         and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        and not is_shard(p)  # a data-parallel run's shard left behind: rows of a scores file
     )
     if not found:
         raise FileNotFoundError(

@@ -20,6 +20,7 @@ from li_adger.benchmarks import BENCHMARKS
 from metric_adc.pairs import PairTable
 from metric_adc.scores.file import ScoresFileError, read_scores
 from metric_adc.scores.labels import check_distinct
+from metric_adc.scores.shards import is_shard
 from metric_adc.scores.text_check import TEXT_FIELDS, check_unit_texts
 from space.data.benchmark_data import (
     FAMILY,
@@ -78,14 +79,15 @@ class ResultsFolder:
 
 def scores_files(folder: str | os.PathLike) -> list[Path]:
     """The scores files in ``folder`` and its subfolders, sorted; hidden files and folders,
-    partial files and the submissions' folders skipped; a missing folder holds none.
+    partial files, a data-parallel run's shard files (:func:`metric_adc.scores.shards.is_shard`)
+    and the submissions' folders skipped; a missing folder holds none.
 
     Examples
     --------
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
     >>> for name in ("a.jsonl", "m/blimp.jsonl", "m/blimp.jsonl.0123.partial", ".hid.jsonl",
-    ...              "pending/x.jsonl", "approved/y.jsonl"):
+    ...              "pending/x.jsonl", "approved/y.jsonl", "m/blimp.jsonl.rank-1-of-2.jsonl"):
     ...     (root / name).parent.mkdir(exist_ok=True)
     ...     _ = (root / name).write_text("")
     >>> [p.relative_to(root).as_posix() for p in scores_files(root)]
@@ -104,6 +106,7 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
             and p.is_file()
             and not any(part.startswith(".") for part in parts)
             and not (len(parts) > 1 and parts[0] in (PENDING, APPROVED))
+            and not is_shard(p)  # a data-parallel run's shard left behind
         )
 
     return sorted(p for p in root.rglob("*") if wanted(p))
