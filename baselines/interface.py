@@ -209,7 +209,7 @@ class UnitError(ValueError):
     list the scorer was given, ``field`` the text at fault (``'sentence'``, ``'context'``,
     ``'completion'``) and ``problem`` what is wrong. The message names the position
     (``position``, default ``sentences[index]``); a scoring run, which knows where each unit
-    came from, names its file, line and id instead (:func:`baselines.run.score_to_file`).
+    came from, names its file, line and id instead (:func:`baselines.score_file.score_to_file`).
 
     Examples
     --------

@@ -217,7 +217,7 @@ def test_the_output_layer_on_scored_positions_only_gives_the_full_logits_scores(
 def test_a_run_names_an_over_long_unit_by_its_dataset_id_and_field(tmp_path):
     """A benchmark's unit, sentence or cloze, is named by the benchmark, its id and field."""
     from baselines.interface import ClozeUnit
-    from baselines.run import score_to_file
+    from baselines.score_file import score_to_file
 
     scorer = CausalLMScorer.from_objects(
         tiny_causal_lm("gpt2", max_positions=8), tiny_tokenizer(), name="short"
