@@ -63,6 +63,19 @@ def test_a_file_shipped_whole_names_itself_and_counts_every_unit_it_lacks(tmp_pa
     )
 
 
+@pytest.mark.parametrize("command", ["report", "summary"])
+def test_a_cola_file_missing_records_is_named_by_its_file(tmp_path, capsys, command):
+    units = items_of("cola").units
+    records = [{"id": i, "score": float(k % 7)} for k, i in enumerate(units["id"])]
+    path = write_scores(tmp_path / "cola.jsonl", records[3:], {"model": "m", "dataset": "cola"})
+    extra = ["--n-resamples", "5"] if command == "report" else ["--no-references"]
+    err = _error(capsys, command, str(path), *extra)
+    assert err == (
+        f"error: {path}: no score for 3 of the {len(units):,} sentences the cola labels need, "
+        f"e.g. {records[0]['id']!r}: score every sentence of the dataset"
+    )
+
+
 def test_a_cloze_score_that_is_no_log_probability_names_its_line_and_id(tmp_path, capsys):
     units = items_of("diagnostics").units
     records = [
