@@ -95,12 +95,17 @@ def test_a_submission_waits_for_review_with_its_file_metrics_and_no_login(tmp_pa
     assert "mine" not in _board(data).index
 
 
-def test_pending_then_approved_with_the_command_shows_it_to_every_session(tmp_path, capsys):
+def test_pending_then_approved_with_the_command_shows_it_to_every_session(
+    tmp_path, capsys, monkeypatch
+):
     from space.__main__ import main
+    from space.data import review
 
     clock = Clock()
     folder = tmp_path / "results"
     data = _data(LocalStore(folder), clock=clock)
+    # the command evaluates the files on the app's data: here the toy pairs
+    monkeypatch.setattr(review, "_evaluator", lambda: data.submissions.evaluator)
     _, mine, _ = handlers.submit(data, "mine", _upload(data, tmp_path), None, Request("s1"))
     assert main(["review", "--results", str(folder)]) == 0
     listing = capsys.readouterr().out
@@ -324,7 +329,7 @@ def test_on_the_hub_a_submission_is_one_commit_and_approval_another(tmp_path):
     assert sorted(api.files) == ["pending/hub-wc.json", "pending/hub-wc.jsonl"]
     assert api.commits == ["Submit 'hub wc' for review"]
     assert json.loads(api.files["pending/hub-wc.json"])["login"] == "ann"
-    approve(HubStore("someone/adc-results", api=api), "hub wc")
+    approve(HubStore("someone/adc-results", api=api), "hub wc", data.submissions.evaluator)
     assert sorted(api.files) == ["approved/hub-wc.json", "approved/hub-wc.jsonl"]
     assert len(api.commits) == 2
     fresh = load_space_data(None, results_repo="someone/adc-results", hub_api=FakeHfApi(api.files),
