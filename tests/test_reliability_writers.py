@@ -101,6 +101,22 @@ def test_build_never_replaces_its_source_files(tmp_path, capsys):
     assert sorted(p.relative_to(source) for p in source.rglob("*")) == before
 
 
+def test_ceiling_never_plots_over_a_source_file(tmp_path, capsys):
+    from li_adger.sources.participants import FILES
+
+    (tmp_path / "sprouse2013").mkdir()
+    me = tmp_path / FILES["me"]
+    shutil.copyfile(source_file(FILES["me"]), me)
+    before = me.read_bytes()
+    argv = ["ceiling", "--source", str(tmp_path), "--plot", str(me), "--no-tasks"]
+    assert metric_cli.main(argv) == 2
+    assert _one_error_line(capsys) == (
+        f"error: --plot {me} is the file --source reads; writing it would replace that input: "
+        "choose another --plot"
+    )
+    assert me.read_bytes() == before
+
+
 # ----------------------------------------------------------------------------- staging targets
 def _targets(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     """Each bad ``--dry-run`` target and the end of the one line that refuses it."""
