@@ -67,6 +67,7 @@ class Submissions:
 
     Examples
     --------
+    >>> import tempfile
     >>> import numpy as np
     >>> from space.data.store import LocalStore
     >>> from space.data.toy import toy_space_data
