@@ -128,7 +128,10 @@ def _targets(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     (tmp_path / "full" / "notes.txt").write_text("keep")
     return {
         "file": (file, f"{file} is a file (expected a folder to write into)"),
-        "link": (tmp_path / "link-to-file", "link-to-file is a file (expected a folder to write into)"),
+        "link": (
+            tmp_path / "link-to-file",
+            f"link-to-file is a symlink to the file {file} (expected a folder to write into)",
+        ),
         "dangling": (
             tmp_path / "dangling",
             f"dangling is a symlink to {tmp_path / 'nowhere'}, which does not exist (expected a "

@@ -118,7 +118,8 @@ def output_path(*, folder: bool, empty: bool = False) -> Callable[[str], str]:
                 f"a {'folder' if folder else 'file path'}; remove the link or choose another)"
             )
         if folder and path.exists() and not path.is_dir():
-            raise argparse.ArgumentTypeError(f"{text} is a file (expected a folder to write into)")
+            what = f"a symlink to the file {os.readlink(path)}" if path.is_symlink() else "a file"
+            raise argparse.ArgumentTypeError(f"{text} is {what} (expected a folder to write into)")
         if not folder and path.is_dir():
             raise argparse.ArgumentTypeError(f"{text} is a folder (expected a file path)")
         if empty and path.is_dir() and any(path.iterdir()):
