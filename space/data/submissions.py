@@ -6,8 +6,8 @@
 to every session, read at start-up and again on a page load at most every :data:`REFRESH_S`
 seconds, so an approval shows without a restart. Every approved submission is evaluated from
 its scores file, which must be the file approved (its SHA-256); one that is not, or cannot be
-read or evaluated, is named in :attr:`Submissions.skipped` and the log, never dropped unsaid. Until then the submitter sees the upload in
-their own session only. A name is submitted once: a name already on a leaderboard, pending or
+read or evaluated, is named in :attr:`Submissions.skipped` and the log, never dropped unsaid.
+Until then the submitter sees the upload in their own session only. A name is submitted once: a name already on a leaderboard, pending or
 approved is refused, never replaced.
 
 Submissions are rate-limited per Hugging Face login, or per browser session without one
