@@ -59,6 +59,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     from baselines.spec import score_spec
     from baselines.units import DATASETS, can_score, dataset_metadata
     from li_adger.io.atomic import remove_temporaries
+    from li_adger.io.inputs import check_not_input
 
     # every option is checked before anything is read, loaded, converted or trained
     spec = score_spec(
@@ -105,6 +106,11 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                          "diagnostics")  # fmt: skip
     if every and Path(args.out).is_file():
         raise ValueError(f"with --dataset all, --out must be a folder (got the file {args.out})")
+    outs = [Path(args.out) / f"{d}.jsonl" for d in DATASETS] if every else [Path(args.out)]
+    read = [("--dataset", args.dataset), ("--model", args.model)]
+    check_not_input(
+        [("--out", out, False) for out in outs], [(o, p) for o, p in read if Path(p).exists()]
+    )
     start = time.perf_counter()
     # every dataset is read (its sources verified) before the model is loaded: a bad name or
     # a missing source fails at once, before anything is scored

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from li_adger import hub
 from li_adger.builder import build as builder
+from li_adger.io.inputs import InputOverwriteError
 from li_adger.io.readers import InputFileError
 from li_adger.sources import ChecksumError, SourceNotFoundError
 
@@ -120,6 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except InputOverwriteError as exc:  # --data-dir holding a source file
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except FileNotFoundError as exc:  # no build in --data-dir
         print(f"error: {exc}", file=sys.stderr)
         return 2

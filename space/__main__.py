@@ -83,6 +83,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if not 0 < args.port < 65536:
         p.error(f"--port must be in 1..65535 (got {args.port})")
+    results = args.results
+    if results is not None and os.path.exists(results) and not os.path.isdir(results):
+        p.error(f"--results {results} is a file; expected a folder of scores files")
     return args
 
 

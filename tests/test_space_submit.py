@@ -95,12 +95,17 @@ def test_a_submission_waits_for_review_with_its_file_metrics_and_no_login(tmp_pa
     assert "mine" not in _board(data).index
 
 
-def test_pending_then_approved_with_the_command_shows_it_to_every_session(tmp_path, capsys):
+def test_pending_then_approved_with_the_command_shows_it_to_every_session(
+    tmp_path, capsys, monkeypatch
+):
     from space.__main__ import main
+    from space.data import review
 
     clock = Clock()
     folder = tmp_path / "results"
     data = _data(LocalStore(folder), clock=clock)
+    # the command evaluates the files on the app's data: here the toy pairs
+    monkeypatch.setattr(review, "_evaluator", lambda: data.submissions.evaluator)
     _, mine, _ = handlers.submit(data, "mine", _upload(data, tmp_path), None, Request("s1"))
     assert main(["review", "--results", str(folder)]) == 0
     listing = capsys.readouterr().out
@@ -324,7 +329,7 @@ def test_on_the_hub_a_submission_is_one_commit_and_approval_another(tmp_path):
     assert sorted(api.files) == ["pending/hub-wc.json", "pending/hub-wc.jsonl"]
     assert api.commits == ["Submit 'hub wc' for review"]
     assert json.loads(api.files["pending/hub-wc.json"])["login"] == "ann"
-    approve(HubStore("someone/adc-results", api=api), "hub wc")
+    approve(HubStore("someone/adc-results", api=api), "hub wc", data.submissions.evaluator)
     assert sorted(api.files) == ["approved/hub-wc.json", "approved/hub-wc.jsonl"]
     assert len(api.commits) == 2
     fresh = load_space_data(None, results_repo="someone/adc-results", hub_api=FakeHfApi(api.files),
@@ -332,25 +337,44 @@ def test_on_the_hub_a_submission_is_one_commit_and_approval_another(tmp_path):
     assert {m.name: m.kind for m in fresh.shared_models()}["hub wc"] == KIND_SUBMISSION
 
 
-def test_an_approved_benchmark_submission_shows_from_its_recorded_metrics(tmp_path, monkeypatch):
-    """A BLiMP submission is shown from the metrics recorded with it: no source file needed."""
-    data = _data(LocalStore(tmp_path / "results"))
-    view = data.benchmarks["blimp"]
-    from space.data.upload import Upload
-
-    entry = view.entries[0]
+def test_an_approved_benchmark_submission_is_shown_from_its_file(tmp_path):
+    """A BLiMP submission is shown as its scores file gives it, never from the metrics recorded
+    beside it; where the benchmark's sources are missing it is named as not shown."""
     import dataclasses
 
-    mine = Upload("blimp", dataclasses.replace(entry, name="mine b", kind=KIND_UPLOAD),
-                  read_scores(write_scores(tmp_path / "b.jsonl", [{"id": "a.0.good", "score": 1.0}],
-                                           {"dataset": "blimp"})), "b.jsonl")  # fmt: skip
-    handlers.submit(data, "mine b", [mine], None, Request("s"))
-    approve(data.submissions.store, "mine b")
-    monkeypatch.setenv("LI_ADGER_SOURCE", str(tmp_path / "nonexistent"))
-    again = _data(LocalStore(tmp_path / "results"))
-    board = family_handlers.family_leaderboard(again, "blimp", []).data.set_index("Model")
-    assert board.loc["mine b", "Kind"] == KIND_SUBMISSION
-    assert board.loc["mine b", "BLiMP (mean over paradigms)"] == entry.headline == 0.75
+    import numpy as np
+
+    from metric_adc.scores.file import ScoresFile
+    from space.data.benchmark_data import ItemsUnavailable
+    from space.data.toy import toy_items
+
+    data = _data(LocalStore(tmp_path / "results"))
+    toy = toy_items()
+    subs = Submissions(data.submissions.store, data.pairs, items=lambda _: toy)
+    ids = toy.units["id"].tolist()
+    sf = ScoresFile({"dataset": "blimp"}, ids, np.array([0.0 if i.endswith("good") else -1.0
+                                                         for i in ids]))  # fmt: skip
+    # recorded with the toy model that passes 1 of 4 pairs; its file passes all 4
+    recorded = dataclasses.replace(data.benchmarks["blimp"].entries[1], name="mine b")
+    assert recorded.headline == 0.25
+    subs.submit("blimp", recorded, sf, name="mine b", file="b.jsonl", login=None, session="s",
+                taken=set())  # fmt: skip
+    approve(subs.store, "mine b", subs.evaluator)
+    again = Submissions(data.submissions.store, data.pairs, items=lambda _: toy)
+    (shown,) = again.approved("blimp")
+    assert (shown.name, shown.kind, shown.headline) == ("mine b", KIND_SUBMISSION, 1.0)
+    board = family_handlers.family_leaderboard(
+        dataclasses.replace(data, submissions=again), "blimp", []
+    ).data.set_index("Model")
+    assert board.loc["mine b", "BLiMP (mean over paradigms)"] == 1.0
+
+    def unavailable(name):
+        raise ItemsUnavailable(f"the {name} source files are not available here")
+
+    gone = Submissions(data.submissions.store, data.pairs, items=unavailable)
+    assert gone.approved("blimp") == []
+    assert gone.skipped == [("approved/mine-b.jsonl", "approved/mine-b.jsonl: cannot be "
+                             "evaluated here: the blimp source files are not available here")]  # fmt: skip
 
 
 def test_an_unreachable_results_repo_leaves_a_note_and_a_submission_says_why(tmp_path):

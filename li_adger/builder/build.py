@@ -43,6 +43,7 @@ from li_adger.builder.schema import CONFIGS, SCHEMAS
 from li_adger.builder.tables import make_tables
 from li_adger.builder.validate import find_anomalies
 from li_adger.io.atomic import atomic_dir, atomic_paths, remove_temporaries
+from li_adger.io.inputs import check_not_input
 from li_adger.sources import BUILD_FILES, SOURCE_FILES, find_sources, sha256_file
 
 __all__ = [
@@ -266,6 +267,11 @@ def build(
         upstream_base=upstream_base,
     )
     say(f"sources: {', '.join(str(p) for p in paths.values())}")
+    written = [data_dir / REPORT_FILE, data_dir.parent / "README.md", data_dir.parent / HF_YAML]
+    check_not_input(
+        [*(("--data-dir", w, False) for w in written), ("--data-dir", data_dir / SNAPSHOTS, True)],
+        [("--source" if source is not None else "the source lookup", p) for p in paths.values()],
+    )
     tables = make_tables(paths)
     anomalies = find_anomalies(tables)
     frames = {"sentences": tables.sentences, "pairs": tables.pairs, "phenomena": tables.phenomena}

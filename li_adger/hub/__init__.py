@@ -114,13 +114,18 @@ def _offline() -> bool:
 
 
 def _write_dry_run(folder: Path, dest: Path) -> None:
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise HubError(
-            f"dry-run folder {dest} already exists and is not an empty folder; remove it or "
-            "choose another"
-        )
-    with atomic_dir(dest) as tmp:
-        shutil.copytree(folder, tmp, dirs_exist_ok=True)
+    """Copy the staged ``folder`` to ``dest`` (new or an empty folder; a symlink to an empty
+    folder is written through), every target problem refused in one line before writing."""
+    try:
+        output_path(folder=True, empty=True)(str(dest))
+    except argparse.ArgumentTypeError as exc:
+        raise HubError(f"--dry-run: {exc}") from None
+    dest = dest.resolve() if dest.is_symlink() else dest
+    try:
+        with atomic_dir(dest) as tmp:
+            shutil.copytree(folder, tmp, dirs_exist_ok=True)
+    except OSError as exc:
+        raise HubError(f"--dry-run: cannot write {dest}: {exc.strerror or exc}") from None
 
 
 def publish_folder(
@@ -234,7 +239,7 @@ def add_push_arguments(parser: argparse.ArgumentParser) -> None:
         "--dry-run",
         metavar="DIR",
         default=None,
-        type=output_path(folder=True),
+        type=output_path(folder=True, empty=True),
         help="write the folder that would be uploaded into DIR (new or empty) and upload nothing",
     )
 

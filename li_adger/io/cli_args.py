@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -75,12 +76,13 @@ def positive_number(text: str) -> float:
     return value
 
 
-def output_path(*, folder: bool) -> Callable[[str], str]:
+def output_path(*, folder: bool, empty: bool = False) -> Callable[[str], str]:
     """An argument type: a path a command can write, a folder (``folder=True``) or a file.
 
-    Refused: a file where a folder is expected and the reverse, and a path under a file or
-    under a folder where no file can be written. A folder that does not exist yet is fine (it is
-    made when written).
+    Refused: a file where a folder is expected (a symlink to a file included) and the reverse,
+    a symlink that points nowhere, a path under a file or under a folder where no file can be
+    written, and with ``empty`` a folder that holds something. A folder that does not exist yet
+    is fine (it is made when written).
 
     Examples
     --------
@@ -97,14 +99,34 @@ def output_path(*, folder: bool) -> Callable[[str], str]:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: cannot write ...x.png: ...scores.jsonl is a file, not a folder
+    >>> (d / "gone").symlink_to(d / "nowhere")
+    >>> output_path(folder=True)(str(d / "gone"))
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: ...gone is a symlink to ...nowhere, which does not exist (expected a folder; remove the link or choose another)
+    >>> output_path(folder=True, empty=True)(str(d))
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: ... is not an empty folder (expected a new or empty one; remove what it holds or choose another)
     """
 
     def parse(text: str) -> str:
         path = Path(text)
+        if path.is_symlink() and not path.exists():
+            raise argparse.ArgumentTypeError(
+                f"{text} is a symlink to {os.readlink(path)}, which does not exist (expected "
+                f"a {'folder' if folder else 'file path'}; remove the link or choose another)"
+            )
         if folder and path.exists() and not path.is_dir():
-            raise argparse.ArgumentTypeError(f"{text} is a file (expected a folder to write into)")
+            what = f"a symlink to the file {os.readlink(path)}" if path.is_symlink() else "a file"
+            raise argparse.ArgumentTypeError(f"{text} is {what} (expected a folder to write into)")
         if not folder and path.is_dir():
             raise argparse.ArgumentTypeError(f"{text} is a folder (expected a file path)")
+        if empty and path.is_dir() and any(path.iterdir()):
+            raise argparse.ArgumentTypeError(
+                f"{text} is not an empty folder (expected a new or empty one; remove what it "
+                "holds or choose another)"
+            )
         parent = path if folder and path.is_dir() else path.parent
         while not parent.exists() and parent != parent.parent:
             parent = parent.parent

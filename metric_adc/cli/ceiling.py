@@ -58,6 +58,17 @@ def add_ceiling_parser(subparsers) -> argparse.ArgumentParser:
 
 def run_ceiling(args: argparse.Namespace) -> int:
     """Run the ``ceiling`` subcommand; returns the exit status."""
+    if args.plot:
+        from li_adger.io.inputs import check_not_input
+        from li_adger.sources import source_file
+        from li_adger.sources.participants import FILES
+
+        read = ("me",) if args.no_tasks else tuple(FILES)
+        where = "--source" if args.source else "the source lookup"
+        check_not_input(
+            [("--plot", args.plot, False)],
+            [(where, source_file(FILES[t], source=args.source)) for t in read],
+        )
     inputs = load_inputs(args.source, tasks=not args.no_tasks)
     # the thesis's model deltas, read once for the task comparison and the plot
     models = None if args.no_tasks and not args.plot else thesis_deltas_frame(inputs.pairs)

@@ -20,12 +20,13 @@ import json
 import os
 from pathlib import Path
 
+from li_adger.io.inputs import check_not_input
 from li_adger.io.readers import InputFileError, as_text, json_lines, read_text, shown
 from metric_adc.harness import TASK
 from metric_adc.harness.task import HarnessItemError, log_likelihood
 from metric_adc.scores.file import write_scores
 
-__all__ = ["find_samples", "model_of_run", "read_samples", "samples_to_scores"]
+__all__ = ["find_samples", "model_of_run", "read_samples", "results_file", "samples_to_scores"]
 
 _PREFIX = f"samples_{TASK}_"
 
@@ -163,12 +164,7 @@ def model_of_run(samples: str | os.PathLike) -> str | None:
     >>> model_of_run(s)
     'EleutherAI/pythia-160m'
     """
-    samples = Path(samples)
-    stamp = samples.name[len(_PREFIX) : -len(".jsonl")] if samples.name.startswith(_PREFIX) else ""
-    candidates = [samples.with_name(f"results_{stamp}.json")] if stamp else []
-    others = sorted(samples.parent.glob("results_*.json"))
-    candidates += others if len(others) == 1 else []  # another date: only if it is the one
-    results = next((p for p in candidates if p.is_file()), None)
+    results = results_file(samples)
     if results is None:
         return None
     try:
@@ -187,6 +183,17 @@ def model_of_run(samples: str | os.PathLike) -> str | None:
             found = [a.split("=", 1)[1] for a in args.split(",") if a.startswith("pretrained=")]
             name = found[0] if found else None
     return _model_name(name) if isinstance(name, str) and name.strip() else None
+
+
+def results_file(samples: str | os.PathLike) -> Path | None:
+    """The ``results_<date>.json`` of the run that logged ``samples`` (the one of the same date,
+    else the folder's only one), or ``None``."""
+    samples = Path(samples)
+    stamp = samples.name[len(_PREFIX) : -len(".jsonl")] if samples.name.startswith(_PREFIX) else ""
+    candidates = [samples.with_name(f"results_{stamp}.json")] if stamp else []
+    others = sorted(samples.parent.glob("results_*.json"))
+    candidates += others if len(others) == 1 else []  # another date: only if it is the one
+    return next((p for p in candidates if p.is_file()), None)
 
 
 def samples_to_scores(
@@ -214,6 +221,10 @@ def samples_to_scores(
     ('EleutherAI/pythia-160m (logprob, lm-eval-harness)', {'32.1.martin.1a.g.01': -48.5}, 'lm-eval-harness')
     """
     path = find_samples(samples)
+    check_not_input(
+        [("--out", out, False)],
+        [("RUN_DIR_OR_SAMPLES", path), ("its results file", results_file(path) or path)],
+    )
     records = read_samples(path)
     name = model or model_of_run(path)
     if name is None:

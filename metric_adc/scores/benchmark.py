@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
+from li_adger.benchmarks.subsets import SUBSET_COLUMNS
 from metric_adc.family.items import items_of, needed_ids
 from metric_adc.family.outcomes import KINDS
 from metric_adc.prediction import LOG_PROB_TOLERANCE
@@ -167,8 +168,9 @@ def check_benchmark_file(
     are refused); an id the benchmark lacks is refused
     (:func:`~metric_adc.scores.text_check.check_coverage`), and so is an unscored unit that
     :func:`~metric_adc.family.items.needed_ids` lists, on LI-Adger always (a member of a pair),
-    elsewhere with ``whole`` (a caller that evaluates the whole benchmark; a report may take a
-    file of some of its groups); a cloze file's scores are log-probabilities
+    on a benchmark without groups (CoLA), and elsewhere with ``whole`` (a caller that evaluates
+    the whole benchmark; a report may take a file of some of its groups); a CoLA classifier's
+    LI-Adger file (``kind`` ``cola``) also needs every sentence with an expert label (its MCC); a cloze file's scores are log-probabilities
     (:func:`~metric_adc.scores.text_check.check_log_probs`). Returns LI-Adger's coverage note
     (``None`` when every sentence is scored, and on another benchmark); raises
     :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
@@ -193,12 +195,21 @@ def check_benchmark_file(
     if check_text:
         check_unit_texts(sf, items.units, name=name)
     li_adger = benchmark == DEFAULT_BENCHMARK
+    # a file of some whole groups is reported on them (metric_adc.report.benchmark.scored_items);
+    # a benchmark without groups is evaluated whole, so it needs every unit its items name
+    whole = whole or li_adger or benchmark not in SUBSET_COLUMNS
+    needed = needed_ids(items) if whole else []
+    needed_by = "pairs" if len(items.comparisons) else "labels"
+    if li_adger and sf.metadata.get("kind") == "cola":  # also evaluated on the expert labels
+        needed = [*needed, *items.labels["id"]]
+        needed_by = "pairs and expert labels (a CoLA classifier's MCC)"
     note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),
-        needed=needed_ids(items) if li_adger or whole else (),
+        needed=needed,
         name=name,
         dataset="LI-Adger" if li_adger else benchmark,
+        needed_by=needed_by,
     )
     if BENCHMARKS[benchmark].form == "cloze":
         check_log_probs(sf, name=name, benchmark=benchmark, tolerance=LOG_PROB_TOLERANCE)

@@ -147,11 +147,13 @@ def check_coverage(
     needed: Iterable[str] = (),
     name: str = "scores",
     dataset: str = "LI-Adger",
+    needed_by: str = "pairs",
 ) -> str | None:
     """Check which of a dataset's sentences a model scored: the rule for every caller.
 
     An id the dataset lacks, or no score for a sentence of ``needed`` (the members of the
-    pairs evaluated), is a :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
+    pairs evaluated; ``needed_by`` names what needs them), is a
+    :class:`~metric_adc.scores.file.ScoresFileError` naming ``name``.
     Scores that leave out only sentences in no pair are accepted: they are z-scored over the
     sentences scored, and the returned warning says over how many (``None`` when every
     sentence is scored). The README's numbers z-score over all sentences; LI-Adger has 56 in
@@ -184,7 +186,8 @@ def check_coverage(
     if lacking:
         raise ScoresFileError(
             f"{name}: no score for {len(lacking):,} of the {len(needed):,} sentences the "
-            f"{dataset} pairs need, e.g. {lacking[0]!r}: score every sentence of the dataset"
+            f"{dataset} {needed_by} need, e.g. {lacking[0]!r}: score every sentence of the "
+            "dataset"
         )
     missing = [i for i in dataset_ids if i not in scored]
     if not missing:

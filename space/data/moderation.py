@@ -12,12 +12,18 @@ repository)::
                            computed ("metrics": the LI-Adger row, or the benchmark's result)
 
 ``python -m space review`` (:mod:`space.data.review`) lists the pending requests
-(:func:`read_requests`); :func:`approve` moves a request's files to ``approved/``, where the
-app shows them to everybody; :func:`reject` deletes them.
+(:func:`read_requests`) with the metrics computed from their files (:func:`evaluated`);
+:func:`approve` evaluates the file again and moves the request to ``approved/``, its record
+holding those metrics and the file's SHA-256 (``"sha256"``), where the app shows it to
+everybody, computed from the file once more and only while the file is the one approved
+(:mod:`space.data.approval`); :func:`reject` deletes the files. Approving, rejecting and
+submitting hold the submission's lock (:meth:`space.data.store.Store.lock`): racing calls leave
+one outcome and one complete record.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -26,7 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from metric_adc.scores.file import RECORD_FIELDS, ScoresFile, write_scores
-from space.data.benchmark_data import FamilyEntry
+from space.data.approval import (
+    ApprovalError,
+    Evaluator,
+    check_approved,
+    read_submitted,
+    sha256_of,
+)
+from space.data.benchmark_data import FamilyEntry, ItemsUnavailable
 from space.data.entries import ModelEntry
 from space.data.names import slug
 from space.data.store import Store
@@ -38,11 +51,13 @@ __all__ = [
     "Request",
     "SubmitError",
     "approve",
+    "evaluated",
     "find_request",
     "metrics_of",
     "read_requests",
     "reject",
     "scores_only",
+    "submission_entry",
     "submission_files",
 ]
 
@@ -95,7 +110,8 @@ def metrics_of(entry: ModelEntry | FamilyEntry) -> dict:
 @dataclass(frozen=True)
 class Request:
     """One submission: its file stem in the store, name, benchmark, date, the uploaded file's
-    name, the submitter's login (``None`` without one) and the metrics the app computed."""
+    name, the submitter's login (``None`` without one), the metrics computed from its file and,
+    once approved, the SHA-256 of the scores file approved."""
 
     stem: str
     name: str
@@ -104,10 +120,11 @@ class Request:
     file: str
     login: str | None
     metrics: dict
+    sha256: str | None = None
 
     def record(self) -> dict:
-        """The request as its ``.json`` file holds it."""
-        return {
+        """The request as its ``.json`` file holds it (``sha256`` once approved)."""
+        out = {
             "name": self.name,
             "benchmark": self.benchmark,
             "date": self.date,
@@ -115,6 +132,7 @@ class Request:
             "login": self.login,
             "metrics": self.metrics,
         }
+        return out if self.sha256 is None else {**out, "sha256": self.sha256}
 
     def headline(self) -> str:
         """The request's main numbers in a few words (for the review command).
@@ -180,23 +198,45 @@ def submission_files(
     return req, {f"{base}.jsonl": scores, f"{base}.json": request.encode()}
 
 
-def read_requests(store: Store, folder: str = PENDING) -> list[Request]:
-    """The requests in ``folder`` of ``store`` (pending by default), oldest name first.
+def read_requests(
+    store: Store, folder: str = PENDING, problems: list[tuple[str, str]] | None = None
+) -> list[Request]:
+    """The requests in ``folder`` of ``store`` (pending by default), by file name.
 
-    A request file that cannot be read as one is left out with a warning in the log.
+    A request file that cannot be read as one, and a scores file with no request beside it,
+    are left out with a warning in the log, and appended to ``problems`` as ``(file, reason)``.
+
+    Examples
+    --------
+    >>> from space.data.store import LocalStore
+    >>> s = LocalStore(tempfile.mkdtemp())
+    >>> s.write({"approved/a.json": b"{", "approved/b.jsonl": b""}, "")
+    >>> problems = []
+    >>> read_requests(s, APPROVED, problems), problems
+    ([], [('approved/a.json', 'not a request: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)'), ('approved/b.jsonl', 'no request approved/b.json beside it')])
     """
     out = []
-    for name in store.list(folder):
-        if not name.endswith(".json"):
-            continue
-        try:
-            r = json.loads(store.read(f"{folder}/{name}"))
-            out.append(
-                Request(name[: -len(".json")], str(r["name"]), str(r["benchmark"]),
-                        str(r["date"]), str(r["file"]), r.get("login"), dict(r["metrics"]))
-            )  # fmt: skip
-        except (ValueError, KeyError, TypeError) as exc:
-            log.warning("request %s/%s left out: %s", folder, name, exc)
+    names = store.list(folder)
+    for name in names:
+        stem, ext = name.rsplit(".", 1) if "." in name else (name, "")
+        problem = None
+        if ext == "jsonl" and f"{stem}.json" not in names:
+            problem = f"no request {folder}/{stem}.json beside it"
+        elif ext == "json":
+            try:
+                r = json.loads(store.read(f"{folder}/{name}"))
+                sha = r.get("sha256")
+                out.append(
+                    Request(stem, str(r["name"]), str(r["benchmark"]), str(r["date"]),
+                            str(r["file"]), r.get("login"), dict(r["metrics"]),
+                            None if sha is None else str(sha))
+                )  # fmt: skip
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                problem = f"not a request: {exc}"
+        if problem is not None:
+            log.warning("%s/%s left out: %s", folder, name, problem)
+            if problems is not None:
+                problems.append((f"{folder}/{name}", problem))
     return out
 
 
@@ -213,19 +253,64 @@ def find_request(store: Store, name: str) -> Request:
     return found[0]
 
 
-def _moves(stem: str, source: str, target: str) -> dict[str, str]:
-    return {f"{source}/{stem}{ext}": f"{target}/{stem}{ext}" for ext in (".jsonl", ".json")}
+def _files(stem: str, folder: str) -> list[str]:
+    return [f"{folder}/{stem}.jsonl", f"{folder}/{stem}.json"]
 
 
-def approve(store: Store, name: str) -> Request:
-    """Make the pending submission ``name`` public: move its files to ``approved/``."""
-    req = find_request(store, name)
-    store.move(_moves(req.stem, PENDING, APPROVED), f"Approve {req.name!r}")
-    return req
+def submission_entry(
+    store: Store, req: Request, evaluator: Evaluator, folder: str = PENDING, *, kind: str = ""
+) -> tuple[ModelEntry | FamilyEntry, bytes]:
+    """The entry of ``req`` computed from its scores file in ``folder`` (and the file's bytes).
+
+    In ``approved/`` the file must be the one approved (:func:`~space.data.approval.check_approved`).
+    Raises :class:`~space.data.approval.ApprovalError` (a ``ValueError``) naming the file in
+    the store when it changed, cannot be read or cannot be evaluated, and
+    :class:`~space.data.store.StoreError` when the store fails.
+    """
+    file = f"{folder}/{req.stem}.jsonl"
+    data = store.read(file)
+    if folder == APPROVED:
+        check_approved(data, req.sha256, file=file)
+    try:
+        sf = read_submitted(data, file=file)
+        return evaluator.entry(sf, req.benchmark, name=req.name, kind=kind, file=file), data
+    except ItemsUnavailable as exc:
+        raise ApprovalError(f"{file}: cannot be evaluated here: {exc}") from None
+    except ValueError as exc:  # a ScoresFileError names the file already
+        message = str(exc)
+        raise ApprovalError(message if message.startswith(file) else f"{file}: {message}") from None
+
+
+def evaluated(store: Store, req: Request, evaluator: Evaluator, folder: str = PENDING) -> Request:
+    """``req`` with the metrics computed from its scores file in ``folder``
+    (:func:`submission_entry`): what ``review`` shows and an approval records."""
+    entry, data = submission_entry(store, req, evaluator, folder)
+    sha = req.sha256 if folder == APPROVED else sha256_of(data)
+    return dataclasses.replace(req, metrics=metrics_of(entry), sha256=sha)
+
+
+def approve(store: Store, name: str, evaluator: Evaluator) -> Request:
+    """Make the pending submission ``name`` public, holding its lock: evaluate its scores file
+    (refused with the file named when it cannot be), then in one change write ``approved/``'s
+    scores file and record (the metrics computed now and the file's SHA-256) and delete the
+    pending files. Returns the approved request."""
+    stem = find_request(store, name).stem
+    with store.lock(stem):
+        req = find_request(store, name)  # again: a racing call may have taken it
+        entry, data = submission_entry(store, req, evaluator)  # these bytes are approved
+        done = dataclasses.replace(req, metrics=metrics_of(entry), sha256=sha256_of(data))
+        record = json.dumps(done.record(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+        jsonl, json_ = _files(stem, APPROVED)
+        store.commit(
+            {jsonl: data, json_: record.encode()}, _files(stem, PENDING), f"Approve {req.name!r}"
+        )
+    return done
 
 
 def reject(store: Store, name: str) -> Request:
-    """Drop the pending submission ``name``: delete its files."""
-    req = find_request(store, name)
-    store.delete(list(_moves(req.stem, PENDING, APPROVED)), f"Reject {req.name!r}")
+    """Drop the pending submission ``name``, holding its lock: delete its files."""
+    stem = find_request(store, name).stem
+    with store.lock(stem):
+        req = find_request(store, name)  # again: a racing call may have taken it
+        store.delete(_files(stem, PENDING), f"Reject {req.name!r}")
     return req

@@ -6,8 +6,16 @@
 
 The store is the app's: the results folder (``--results``, ``$ADC_RESULTS_DIR``) or the Hub
 dataset repository (``--results-repo``, ``$ADC_RESULTS_REPO``; the token is ``$HF_TOKEN`` or
-a saved login). Approving moves a request's files to ``approved/``: a running app shows it to
-everybody within :data:`~space.data.submissions.REFRESH_S` seconds. Rejecting deletes them.
+a saved login). ``--results`` must be a folder.
+
+The list shows each pending submission's metrics computed from its scores file now (and what
+was recorded at submission when that differs), then every approved submission the app would
+not show, with the reason (a file changed since approval, or one that cannot be read or
+evaluated). Approving evaluates the file again and moves the request to ``approved/`` with
+those metrics and the file's SHA-256 (:func:`space.data.moderation.approve`): a running app
+shows it to everybody within :data:`~space.data.submissions.REFRESH_S` seconds. Rejecting
+deletes it. LI-Adger is read as the app reads it (``$ADC_DATASET_REPO``, else the package's
+build).
 """
 
 from __future__ import annotations
@@ -16,32 +24,81 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from li_adger.hub import HubError
 from li_adger.io.text_table import text_table
-from space.data.moderation import SubmitError, approve, read_requests, reject
+from space.data.approval import Evaluator
+from space.data.moderation import (
+    APPROVED,
+    SubmitError,
+    approve,
+    evaluated,
+    read_requests,
+    reject,
+)
 from space.data.results_folder import RESULTS_DIR_ENV
 from space.data.store import RESULTS_REPO_ENV, HubStore, LocalStore, Store, StoreError
 from space.data.submissions import REFRESH_S
 
-__all__ = ["main", "pending_table"]
+__all__ = ["main", "not_shown", "pending_table"]
 
 
-def pending_table(store: Store) -> str:
-    """The pending submissions of ``store`` as a text table (or a line saying there is none).
+def pending_table(store: Store, evaluator: Evaluator) -> str:
+    """The pending submissions of ``store`` as a text table, each with the metrics computed
+    from its scores file (or why it cannot be evaluated), or a line saying there is none.
 
     Examples
     --------
     >>> import tempfile
-    >>> print(pending_table(LocalStore(tempfile.mkdtemp())))
+    >>> print(pending_table(LocalStore(tempfile.mkdtemp()), Evaluator(None)))
     No submission is pending in the results folder ...
     """
     pending = read_requests(store)
     if not pending:
         return f"No submission is pending in {store.where}."
-    rows = [[r.name, r.benchmark, r.date, r.login or "—", r.file, r.headline()] for r in pending]
-    header = ["name", "benchmark", "date", "login", "file", "metrics"]
+    rows = []
+    for r in pending:
+        try:
+            now = evaluated(store, r, evaluator).headline()
+            recorded = r.headline()
+            metrics = now if now == recorded else f"{now} (recorded at submission: {recorded})"
+        except (StoreError, ValueError) as exc:
+            metrics = f"cannot be evaluated: {exc}"
+        rows.append([r.name, r.benchmark, r.date, r.login or "—", r.file, metrics])
+    header = ["name", "benchmark", "date", "login", "file", "metrics (from its file)"]
     return f"Pending in {store.where}:\n" + text_table(header, rows)
+
+
+def not_shown(store: Store, evaluator: Evaluator) -> list[tuple[str, str]]:
+    """``(file, reason)`` of every approved submission of ``store`` the app would not show: a
+    request that cannot be read, a scores file without its request, a file changed since it
+    was approved, or one that cannot be read or evaluated.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> s = LocalStore(tempfile.mkdtemp())
+    >>> s.write({"approved/m.jsonl": b"{"}, "")
+    >>> not_shown(s, Evaluator(None))
+    [('approved/m.jsonl', 'no request approved/m.json beside it')]
+    """
+    problems: list[tuple[str, str]] = []
+    for req in read_requests(store, APPROVED, problems):
+        try:
+            evaluated(store, req, evaluator, APPROVED)
+        except (StoreError, ValueError) as exc:
+            problems.append((f"{APPROVED}/{req.stem}.jsonl", str(exc)))
+    return problems
+
+
+def _listing(store: Store, evaluator: Evaluator) -> str:
+    lines = [pending_table(store, evaluator)]
+    problems = not_shown(store, evaluator)
+    if problems:
+        lines.append(f"Approved but not shown by the app ({len(problems)}):")
+        lines += [f"  {file}: {why}" for file, why in problems]
+    return "\n".join(lines)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,13 +126,29 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _store(args: argparse.Namespace) -> Store | None:
-    """The store the options name (or the environment), else ``None``."""
+def _store(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Store | None:
+    """The store the options name (or the environment), else ``None``; a results path that is
+    not a folder is a usage error naming where it came from."""
     repo = args.results_repo or (None if args.results else os.environ.get(RESULTS_REPO_ENV))
-    folder = args.results or os.environ.get(RESULTS_DIR_ENV)
     if repo:
         return HubStore(repo)
-    return LocalStore(folder) if folder else None
+    folder = args.results or os.environ.get(RESULTS_DIR_ENV)
+    if not folder:
+        return None
+    named = "--results" if args.results else f"${RESULTS_DIR_ENV}"
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        parser.error(f"{named} {folder} is a file; expected the app's results folder")
+    if not path.exists():
+        parser.error(f"{named} {folder}: no such folder (the app's results folder)")
+    return LocalStore(folder)
+
+
+def _evaluator() -> Evaluator:
+    """What the app evaluates with: LI-Adger's pairs as the app reads them, read when needed."""
+    from space.data.dataset import configured_repo, load_li_adger
+
+    return Evaluator(lambda: load_li_adger(configured_repo()).pairs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,21 +156,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        store = _store(args)
+        store = _store(args, parser)
         if store is None:
             parser.error(
                 f"name the store: --results DIR or --results-repo REPO (or ${RESULTS_DIR_ENV}, "
                 f"${RESULTS_REPO_ENV})"
             )
         if args.approve:
-            req = approve(store, args.approve)
-            print(f"approved {req.name!r} ({req.benchmark}): public in {store.where}; a running "
-                  f"app shows it within {REFRESH_S:g} s")  # fmt: skip
+            req = approve(store, args.approve, _evaluator())
+            print(f"approved {req.name!r} ({req.benchmark}, {req.headline()} computed from its "
+                  f"file, SHA-256 {req.sha256[:12]}…): public in {store.where}; a running app "
+                  f"shows it within {REFRESH_S:g} s")  # fmt: skip
         elif args.reject:
             req = reject(store, args.reject)
             print(f"rejected {req.name!r} ({req.benchmark}): its files are deleted")
         else:
-            print(pending_table(store))
+            print(_listing(store, _evaluator()))
     except (SubmitError, StoreError, HubError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.cli_args import output_path
+from li_adger.io.inputs import InputOverwriteError, check_not_input
 from li_adger.sources import ChecksumError, SourceNotFoundError
 from metric_adc import result_rows
 from metric_adc.ceiling.compute import human_ceiling
@@ -286,6 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not source.is_dir():
             p.error(f"--from {source}: not a folder")
         files = scores_files(source)
+    read = [("--from", f) for f in files]
+    if args.thesis_outputs is not None:
+        read.append(("--thesis-outputs", args.thesis_outputs))
+    try:
+        check_not_input([("--to", args.to, True)], read)
+    except InputOverwriteError as exc:
+        p.error(str(exc))
     checked, refused = _checked(files, Path(args.source or "."))
     try:
         check_distinct((str(f.relative_to(args.source)), sf.metadata, b) for f, sf, b in checked)

@@ -2,12 +2,17 @@
 
 A store holds files under relative paths (``pending/<name>.jsonl``, ``approved/<name>.json``, …:
 :mod:`space.data.submissions` decides the layout) and can list a folder, read a file, write
-several files together, move files and delete them:
+several files together, move files and delete them, add and delete files in one change
+(:meth:`Store.commit`), and lock one submission (:meth:`Store.lock`) so that racing calls on it
+(approve, reject, submit) take turns:
 
 - :class:`LocalStore`: the ``--results`` folder (``$ADC_RESULTS_DIR``); every write is atomic
-  (:mod:`li_adger.io.atomic`), several files switched together;
+  (:mod:`li_adger.io.atomic`), several files switched together; a lock is a file lock
+  (``.locks/<key>.lock``), held across threads and processes;
 - :class:`HubStore`: a dataset repository on the Hub (``--results-repo``,
-  ``$ADC_RESULTS_REPO``), through ``huggingface_hub.HfApi``; every change is one commit.
+  ``$ADC_RESULTS_REPO``), through ``huggingface_hub.HfApi``; every change is one commit, and a
+  commit that deletes a file another commit deleted first fails whole, so racing processes
+  leave one outcome; a lock is held across the threads of one process.
 
 Every failure becomes a :class:`StoreError` whose one-line message names the store and what
 went wrong (a folder that is a file, a read-only folder, a repository that cannot be reached),
@@ -16,15 +21,19 @@ so that the page can show it as it is.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from filelock import FileLock, Timeout
+
 from li_adger.io.atomic import atomic_paths
 
-__all__ = ["RESULTS_REPO_ENV", "HubStore", "LocalStore", "Store", "StoreError"]
+__all__ = ["LOCK_TIMEOUT_S", "RESULTS_REPO_ENV", "HubStore", "LocalStore", "Store", "StoreError"]
 
 RESULTS_REPO_ENV = "ADC_RESULTS_REPO"
 """Environment variable naming the Hub dataset repository of submissions."""
@@ -54,6 +63,16 @@ class Store(Protocol):
 
     def delete(self, paths: Sequence[str], message: str) -> None:
         """Delete the files ``paths``."""
+
+    def commit(self, add: Mapping[str, bytes], delete: Sequence[str], message: str) -> None:
+        """Write ``add`` (all of them or none), then delete ``delete``: one change."""
+
+    def lock(self, key: str) -> contextlib.AbstractContextManager:
+        """Hold the lock called ``key`` (one submission) for the block."""
+
+
+LOCK_TIMEOUT_S = 60.0
+"""Seconds a call waits for a submission's lock before giving up with a :class:`StoreError`."""
 
 
 def _reason(exc: OSError) -> str:
@@ -125,6 +144,31 @@ class LocalStore:
         except OSError as exc:
             raise StoreError(f"cannot delete files in {self.where}: {_reason(exc)}") from None
 
+    def commit(self, add: Mapping[str, bytes], delete: Sequence[str], message: str) -> None:
+        # the new files complete first: an interruption leaves them beside the old, never none
+        self.write(add, message)
+        self.delete(delete, message)
+
+    @contextlib.contextmanager
+    def lock(self, key: str) -> Iterator[None]:
+        """A file lock in ``.locks/`` of the folder (a hidden folder: never a scores file)."""
+        path = self.folder / ".locks" / f"{key}.lock"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            held = FileLock(str(path), timeout=LOCK_TIMEOUT_S, thread_local=False)
+            held.acquire()
+        except Timeout:
+            raise StoreError(
+                f"{key!r} in {self.where} is locked by another review or submission (waited "
+                f"{LOCK_TIMEOUT_S:g} s; a stale lock is {path})"
+            ) from None
+        except OSError as exc:
+            raise StoreError(f"cannot write to {self.where}: {_reason(exc)}") from None
+        try:
+            yield
+        finally:
+            held.release()
+
 
 class HubStore:
     """Files in a Hub dataset repository.
@@ -144,6 +188,8 @@ class HubStore:
             api = HfApi(token=token)
         self.api = api
         self.where = f"the Hub dataset repository {repo_id}"
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
 
     def list(self, folder: str) -> list[str]:
         try:
@@ -203,6 +249,24 @@ class HubStore:
         from huggingface_hub import CommitOperationDelete
 
         self._commit([CommitOperationDelete(path_in_repo=p) for p in paths], message)
+
+    def commit(self, add: Mapping[str, bytes], delete: Sequence[str], message: str) -> None:
+        from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+
+        self._commit(
+            [CommitOperationAdd(path_in_repo=p, path_or_fileobj=data) for p, data in add.items()]
+            + [CommitOperationDelete(path_in_repo=p) for p in delete],
+            message,
+        )
+
+    @contextlib.contextmanager
+    def lock(self, key: str) -> Iterator[None]:
+        """The threads of this process take turns; across processes, each change is one commit
+        (a commit deleting a file that another deleted first fails whole)."""
+        with self._guard:
+            held = self._locks.setdefault(key, threading.Lock())
+        with held:
+            yield
 
 
 def _one_line(exc: BaseException) -> str:

@@ -4,8 +4,10 @@
 (:mod:`space.data.moderation` has its files); a maintainer approves or rejects it with
 ``python -m space review`` (:mod:`space.data.review`). The app shows the approved submissions
 to every session, read at start-up and again on a page load at most every :data:`REFRESH_S`
-seconds, so an approval shows without a restart. Until then the submitter sees the upload in
-their own session only. A name is submitted once: a name already on a leaderboard, pending or
+seconds, so an approval shows without a restart. Every approved submission is evaluated from
+its scores file, which must be the file approved (its SHA-256); one that is not, or cannot be
+read or evaluated, is named in :attr:`Submissions.skipped` and the log, never dropped unsaid.
+Until then the submitter sees the upload in their own session only. A name is submitted once: a name already on a leaderboard, pending or
 approved is refused, never replaced.
 
 Submissions are rate-limited per Hugging Face login, or per browser session without one
@@ -16,17 +18,17 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import tempfile
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from li_adger.benchmarks import Items
 from metric_adc.pairs import PairTable
-from metric_adc.scores.file import ScoresFile, read_scores
-from space.data.benchmark_data import LI_ADGER, FamilyEntry
-from space.data.entries import ModelEntry, entry_from_scores
+from metric_adc.scores.file import ScoresFile
+from space.data.approval import Evaluator
+from space.data.benchmark_data import FamilyEntry, benchmark_items
+from space.data.entries import ModelEntry
 from space.data.kinds import KIND_SUBMISSION
 from space.data.moderation import (
     APPROVED,
@@ -35,6 +37,7 @@ from space.data.moderation import (
     SubmitError,
     metrics_of,
     read_requests,
+    submission_entry,
     submission_files,
 )
 from space.data.names import slug
@@ -56,12 +59,15 @@ class Submissions:
     benchmark (shared by every session, read again at most every ``refresh_s`` seconds) and
     :meth:`submit` for a session's upload (thread-safe).
 
-    ``pairs`` are LI-Adger's pairs (an approved LI-Adger submission is evaluated again from
-    its scores); ``limit`` the rate limit (default :data:`SUBMISSIONS_PER_HOUR` per hour);
-    ``require_login``: refuse a submission without a Hugging Face login (on a Space).
+    ``pairs`` are LI-Adger's pairs and ``items(benchmark)`` another benchmark's items (every
+    approved submission is evaluated again from its scores file); ``limit`` the rate limit
+    (default :data:`SUBMISSIONS_PER_HOUR` per hour); ``require_login``: refuse a submission
+    without a Hugging Face login (on a Space). :attr:`skipped` lists ``(file, reason)`` of every
+    approved submission not shown.
 
     Examples
     --------
+    >>> import tempfile
     >>> import numpy as np
     >>> from space.data.store import LocalStore
     >>> from space.data.toy import toy_space_data
@@ -74,7 +80,7 @@ class Submissions:
     >>> subs.approved("li_adger")
     []
     >>> from space.data.moderation import approve
-    >>> _ = approve(subs.store, "mine")
+    >>> _ = approve(subs.store, "mine", subs.evaluator)
     >>> subs.refresh(force=True)
     >>> [(e.name, e.kind) for e in subs.approved("li_adger")]
     [('mine', 'submission')]
@@ -85,6 +91,7 @@ class Submissions:
         store: Store,
         pairs: PairTable,
         *,
+        items: Callable[[str], Items] = benchmark_items,
         limit: RateLimit | None = None,
         require_login: bool = False,
         refresh_s: float = REFRESH_S,
@@ -92,13 +99,14 @@ class Submissions:
     ):
         self.store = store
         self.pairs = pairs
+        self.evaluator = Evaluator(pairs, items=items)
         self.limit = limit or RateLimit(SUBMISSIONS_PER_HOUR, 3600.0, clock=clock)
         self.require_login = require_login
         self.refresh_s = refresh_s
         self._clock = clock
         self._read_at: float | None = None
         self._entries: dict[str, dict[str, Any]] = {}  # benchmark -> stem -> entry
-        self.skipped: list[tuple[str, str]] = []
+        self._skipped: dict[str, tuple[str, str]] = {}  # stem or file -> (file, reason)
         self.error: str | None = None
         self._lock = threading.Lock()
 
@@ -114,39 +122,41 @@ class Submissions:
             if not force and self._read_at is not None and now - self._read_at < self.refresh_s:
                 return
             self._read_at = now
+            problems: list[tuple[str, str]] = []
             try:
-                requests = read_requests(self.store, APPROVED)
+                requests = read_requests(self.store, APPROVED, problems)
             except StoreError as exc:
                 log.warning("approved submissions not read: %s", exc)
                 self.error = str(exc)
                 return
             self.error = None
+            skipped = {file: (file, why) for file, why in problems}
             known = {stem for es in self._entries.values() for stem in es}
             for req in requests:
                 if req.stem in known:
                     continue
                 try:
-                    entry = self._entry(req)
+                    entry, _ = submission_entry(
+                        self.store, req, self.evaluator, APPROVED, kind=KIND_SUBMISSION
+                    )
                 except (StoreError, ValueError) as exc:
-                    log.warning("approved submission %s left out: %s", req.stem, exc)
-                    self.skipped.append((f"{APPROVED}/{req.stem}.jsonl", str(exc)))
+                    file = f"{APPROVED}/{req.stem}.jsonl"
+                    if self._skipped.get(req.stem) != (file, str(exc)):
+                        log.warning("approved submission %s not shown: %s", file, exc)
+                    skipped[req.stem] = (file, str(exc))
                     continue
                 self._entries.setdefault(req.benchmark, {})[req.stem] = entry
+            self._skipped = skipped
             live = {r.stem for r in requests}
             for es in self._entries.values():
                 for stem in [s for s in es if s not in live]:  # deleted by a maintainer
                     del es[stem]
 
-    def _entry(self, req: Request) -> ModelEntry | FamilyEntry:
-        if req.benchmark != LI_ADGER:
-            m = req.metrics
-            return FamilyEntry(req.name, KIND_SUBMISSION, m["result"], ranks=m.get("ranks"),
-                               top=m.get("top"))  # fmt: skip
-        with tempfile.TemporaryDirectory(prefix="adc-approved-") as tmp:
-            path = Path(tmp) / f"{req.stem}.jsonl"
-            path.write_bytes(self.store.read(f"{APPROVED}/{req.stem}.jsonl"))
-            scores = read_scores(path).as_dict()
-        return entry_from_scores(scores, self.pairs, name=req.name, kind=KIND_SUBMISSION)
+    @property
+    def skipped(self) -> list[tuple[str, str]]:
+        """``(file, reason)`` of every approved submission not shown, as last read."""
+        with self._lock:
+            return list(self._skipped.values())
 
     def approved(self, benchmark: str) -> list:
         """The approved submissions on ``benchmark``, by file name."""
@@ -190,7 +200,7 @@ class Submissions:
             )
         who = f"login {login}" if login else "session"
         key = f"login:{login}" if login else f"session:{session}"
-        with self._lock:
+        with self._lock, self.store.lock(slug(name)):
             wait = self.limit.wait(key)
             if wait > 0:
                 per = "Hugging Face login" if login else "browser session"

@@ -15,24 +15,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from li_adger.benchmarks import BENCHMARKS
 from metric_adc import core
-from metric_adc.family.items import needed_ids
-from metric_adc.prediction import LOG_PROB_TOLERANCE
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
 from metric_adc.scores.labels import DuplicateResultError, check_distinct
-from metric_adc.scores.text_check import check_coverage, check_log_probs, check_unit_texts
+from space.data.approval import Evaluator
 from space.data.benchmark_data import (
     LI_ADGER,
     TITLES,
     FamilyEntry,
     ItemsUnavailable,
-    family_entry_from_scores,
 )
 from space.data.dataset import pair_units
-from space.data.entries import ModelEntry, entry_from_scores
+from space.data.entries import ModelEntry
 from space.data.kinds import KIND_UPLOAD
 from space.data.moderation import scores_only
 from space.data.names import identity, model_name, unique_name
@@ -100,51 +95,23 @@ def taken_names(data: SpaceData, uploads: Sequence[Upload]) -> set[str]:
     return names | {u.name for u in uploads}
 
 
-def _check(
-    sf: ScoresFile,
-    units: pd.DataFrame,
-    known: Sequence[str],
-    needed: Sequence[str],
-    *,
-    what: str,
-    file: str,
-    cloze: bool = False,
-) -> None:
-    """The commands' checks over the app's units of the benchmark: the file's texts are the
-    units' (:func:`metric_adc.scores.text_check.check_unit_texts`: ids shifted by one are refused),
-    the coverage rule (:func:`metric_adc.scores.text_check.check_coverage`: an unknown id or an
-    unscored unit that ``needed`` lists is refused; units in no item may be left out), and on a
-    cloze benchmark scores that are log-probabilities
-    (:func:`metric_adc.scores.text_check.check_log_probs`, naming the record's line and id)."""
-    try:
-        check_unit_texts(sf, units, name=file)
-        check_coverage(sf.ids, known, needed=needed, name=file, dataset=what)
-        if cloze:
-            check_log_probs(sf, name=file, benchmark=what, tolerance=LOG_PROB_TOLERANCE)
-    except ScoresFileError as exc:
-        raise UploadError(str(exc)) from None
-
-
 def _evaluate(
     sf: ScoresFile, data: SpaceData, bench: str, name: str, file: str
 ) -> ModelEntry | FamilyEntry:
-    if bench == LI_ADGER:
-        p = data.pairs
-        units = pair_units(data.frame)
-        needed = [*p.good_ids, *p.bad_ids]
-        _check(sf, units, list(p.judgements), needed, what="LI-Adger", file=file)
-        return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
-    view = data.benchmarks.get(bench)
-    if view is None:
+    """The commands' checks and the app's evaluation, as for a submission
+    (:class:`space.data.approval.Evaluator`), over the app's units of the benchmark."""
+    view = None if bench == LI_ADGER else data.benchmarks.get(bench)
+    if bench != LI_ADGER and view is None:
         raise UploadError(f"the app has no view of the benchmark {bench!r}")
+    evaluator = Evaluator(
+        data.pairs,
+        items=lambda _: view.load_items(),
+        li_units=pair_units(data.frame) if bench == LI_ADGER else None,
+    )
     try:
-        items = view.load_items()
-    except ItemsUnavailable as exc:
+        return evaluator.entry(sf, bench, name=name, kind=KIND_UPLOAD, file=file)
+    except (ScoresFileError, ItemsUnavailable) as exc:
         raise UploadError(str(exc)) from None
-    known = items.units["id"].tolist()
-    cloze = view.spec.form == "cloze"
-    _check(sf, items.units, known, needed_ids(items), what=bench, file=file, cloze=cloze)
-    return family_entry_from_scores(view.spec, items, sf, name=name, kind=KIND_UPLOAD)
 
 
 def evaluate_upload(
