@@ -21,8 +21,8 @@ from li_adger.benchmarks import BENCHMARKS, Items
 from metric_adc.family.items import needed_ids
 from metric_adc.pairs import PairTable
 from metric_adc.prediction import LOG_PROB_TOLERANCE
-from metric_adc.scores.text_check import check_coverage, check_log_probs, check_unit_texts
 from metric_adc.scores.file import ScoresFile, ScoresFileError, read_scores
+from metric_adc.scores.text_check import check_coverage, check_log_probs, check_unit_texts
 from space.data.benchmark_data import (
     LI_ADGER,
     FamilyEntry,
