@@ -9,6 +9,7 @@ error. Screenshots go to ``artifacts/space/`` (git-ignored).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -305,6 +306,52 @@ def test_browser_delta_slider_changes_the_table(page):
     # not only the header: the numbers change too
     assert after.replace("ADC δ=1.00", "") != before.replace("ADC δ=0.50", "")
     _shot(page, "delta-1.0")
+
+
+def _requests(page) -> list[str]:
+    """The events the page sends from now on (one queue request each)."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/queue/join" in r.url else None)
+    return sent
+
+
+def _settles(page, sent: list[str], value: float) -> float:
+    """Wait until the leaderboard shows ``value``; then that no other request follows; return
+    the seconds it took."""
+    start = time.monotonic()
+    page.wait_for_function(
+        "t => document.querySelector('#leaderboard').innerText.includes(t)",
+        arg=f"ADC δ={value:.2f}",
+        timeout=15_000,
+    )
+    took = time.monotonic() - start
+    page.wait_for_timeout(1500)  # nothing else is on its way
+    return took
+
+
+def test_browser_delta_settles_once_after_a_drag_and_key_presses(page):
+    slider = page.locator("#delta input[type=range]")
+    number = page.locator("#delta input[type=number]")
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    sent = _requests(page)
+    page.mouse.move(box["x"] + box["width"] * 0.1, y)  # near δ = 0.5 on the 0–5 slider
+    page.mouse.down()
+    for k in range(1, 11):  # ten steps to the right, about 0.05 each
+        page.mouse.move(box["x"] + box["width"] * (0.1 + 0.01 * k), y)
+        page.wait_for_timeout(60)
+    page.mouse.up()
+    dragged = float(number.input_value())
+    assert dragged > 0.5 + 0.3, dragged
+    took = _settles(page, sent, dragged)
+    assert len(sent) == 1 and took < 8, (sent, took)
+    sent.clear()
+    slider.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    took = _settles(page, sent, dragged + 0.5)
+    assert len(sent) == 1 and took < 8, (sent, took)
+    _shot(page, "delta-settled")
 
 
 def test_browser_typing_delta_zero_is_answered(page):

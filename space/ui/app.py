@@ -21,11 +21,12 @@ import gradio as gr
 
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
+from space.ui.standards import PHONE_CSS, SETTLE_JS
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
 
-__all__ = ["CSS", "UPLOAD_TTL_S", "build_app", "theme"]
+__all__ = ["CSS", "JS", "UPLOAD_TTL_S", "build_app", "theme"]
 
 UPLOAD_TTL_S = 3600
 """Seconds a session's uploads are kept after their last change."""
@@ -47,7 +48,14 @@ table span.text, [role=gridcell] span.text {
 /* centred while it fits; wider than its box (a phone), it starts at the left edge, where the
    scrolling starts, instead of losing its labels off the left */
 .scroll-plot .layout {justify-content: safe center !important; align-items: safe center !important}
+/* a table's header keeps its ⋮ menu beside the label, never over it */
+th .cell-wrap, th .header-content {display: flex !important; align-items: flex-start !important}
+th .header-text, th .header-content span.text {flex: 1 1 auto !important; min-width: 0}
+th .cell-menu-button, th .sort-button {position: static !important; flex: none !important}
 """
+CSS += PHONE_CSS
+JS = SETTLE_JS
+"""The page's script (:data:`space.ui.standards.SETTLE_JS`)."""
 
 _INTRO = """
 # The Acceptability Delta Criterion on LI-Adger, beside BLiMP, NPI, diagnostics and CoLA
