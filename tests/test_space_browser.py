@@ -382,11 +382,27 @@ def test_browser_an_upload_is_scored_and_its_row_highlighted(page, tmp_path):
 
 def test_browser_a_submission_waits_for_review(page, tmp_path, app):
     path, _ = char_count_csv(tmp_path, li_adger_sentences(), "browser-submitted")
+    other, _ = char_count_csv(tmp_path, li_adger_sentences(), "other-upload")
+    _upload(page, other, "Scored", name="another upload")
+    button = page.locator("#submit")
     _upload(page, path, "Scored", name="submitted in the browser")
-    page.locator("#submit").click()
+    page.wait_for_function(  # the button names the upload and the file it submits
+        "t => document.querySelector('#submit').innerText.includes(t)",
+        arg="Submit submitted in the browser (browser-submitted.csv)",
+        timeout=30_000,
+    )
+    button.click()
     page.locator("#submit-status").get_by_text("Submitted").wait_for(timeout=60_000)
-    assert "waits for a maintainer's review" in _text(page, "#submit-status")
+    status = _text(page, "#submit-status")
+    assert "waits for a maintainer's review" in status
+    assert str(app.results) not in status and "/" not in status  # no server path
     assert (app.results / "pending" / "submitted-in-the-browser.json").is_file()
+    # once submitted, the button is off and still names that upload (not the other one)
+    page.wait_for_function(
+        "() => document.querySelector('#submit').disabled", timeout=30_000
+    )
+    assert "Submitted: submitted in the browser" in button.inner_text()
+    assert "another upload" not in button.inner_text()
     _shot(page, "submitted")
     page.reload(wait_until="domcontentloaded")  # a new session: not public before a review
     _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
