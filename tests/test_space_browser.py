@@ -130,6 +130,9 @@ def _upload(page, path, outcome: str, name: str = ""):
     _tab(page, "Evaluate your scores")
     if name:
         page.locator("#name textarea").fill(name)
+    clear = page.locator("#upload").get_by_label("Clear")
+    if clear.count():  # a file is shown already: clear it first
+        clear.first.click()
     page.locator("#upload input[type=file]").set_input_files(str(path))
     status = page.locator("#upload-status")
     status.get_by_text(outcome).wait_for(timeout=60_000)
