@@ -401,9 +401,7 @@ def test_browser_a_submission_waits_for_review(page, tmp_path, app):
     assert str(app.results) not in status and "/" not in status  # no server path
     assert (app.results / "pending" / "submitted-in-the-browser.json").is_file()
     # once submitted, the button is off and still names that upload (not the other one)
-    page.wait_for_function(
-        "() => document.querySelector('#submit').disabled", timeout=30_000
-    )
+    page.wait_for_function("() => document.querySelector('#submit').disabled", timeout=30_000)
     assert "Submitted: submitted in the browser" in button.inner_text()
     assert "another upload" not in button.inner_text()
     _shot(page, "submitted")

@@ -133,7 +133,7 @@ def _evaluate(
         units = pair_units(data.frame)
         needed = [*p.good_ids, *p.bad_ids]
         _check(sf, units, list(p.judgements), needed, what="LI-Adger", file=file)
-        return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD)
+        return entry_from_scores(sf.as_dict(), p, name=name, kind=KIND_UPLOAD, metadata=sf.metadata)
     view = data.benchmarks.get(bench)
     if view is None:
         raise UploadError(f"the app has no view of the benchmark {bench!r}")

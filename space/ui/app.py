@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import gradio as gr
 
+from li_adger.benchmarks.spec import BIBLIOGRAPHY
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
-from space.ui.standards import PHONE_CSS, SETTLE_JS
+from space.ui.standards import PHONE_CSS, SETTLE_JS, tabs
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
 
-__all__ = ["CSS", "JS", "UPLOAD_TTL_S", "build_app", "theme"]
+__all__ = ["CSS", "JS", "UPLOAD_TTL_S", "bibtex", "build_app", "theme"]
 
 UPLOAD_TTL_S = 3600
 """Seconds a session's uploads are kept after their last change."""
@@ -68,6 +69,13 @@ scores z-scored over all 4,178 LI-Adger sentences, a pair passes ADC(δ) when th
 """
 
 
+_CITE = """
+Cite the ADC and LI-Adger with the thesis that introduced them, and each benchmark you report
+with its own paper: the entries below are the project's bibliography
+(`li_adger/benchmarks/citations.bib`).
+"""
+
+
 def theme() -> gr.themes.Base:
     """The default Gradio theme with system fonts: the page fetches nothing from other hosts.
 
@@ -97,7 +105,7 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
         # each session's uploads; dropped an hour after they were last changed
         uploads = gr.State([], time_to_live=UPLOAD_TTL_S)
         gr.Markdown(_INTRO)
-        with gr.Tabs():
+        with tabs():
             with gr.Tab("LI-Adger (ADC)", id="li_adger"):
                 delta = li_adger_tab(data, uploads, demo)
             for bench in FAMILY:
@@ -106,4 +114,20 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
                         family_tab(data, bench, uploads, demo)
             with gr.Tab("Evaluate your scores", id="upload"):
                 upload_tab(data, uploads, delta, login=login)
+        with gr.Accordion("Cite", open=False, elem_id="cite"):
+            gr.Markdown(_CITE)
+            gr.Code(bibtex(), language=None, label="BibTeX", elem_id="citation")
     return demo
+
+
+def bibtex() -> str:
+    """The BibTeX entries to cite (:data:`li_adger.benchmarks.spec.BIBLIOGRAPHY`, its comment
+    lines left out).
+
+    Examples
+    --------
+    >>> bibtex().startswith("@mastersthesis{vazquezmartinez2021adc,")
+    True
+    """
+    text = BIBLIOGRAPHY.read_text(encoding="utf-8")
+    return "\n".join(ln for ln in text.splitlines() if not ln.startswith("%")).strip() + "\n"

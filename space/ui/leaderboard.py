@@ -17,6 +17,7 @@ import pandas as pd
 
 from metric_adc import bootstrap, core
 from space.data.entries import ModelEntry
+from space.data.names import model_date, model_link, model_parameters
 from space.data.space_data import SpaceData
 from space.ui.standards import HIGHLIGHT, styled
 
@@ -25,6 +26,7 @@ __all__ = [
     "CI_RESAMPLES",
     "CI_SEED",
     "HIGHLIGHT",
+    "METADATA_COLUMNS",
     "adc_column",
     "adc_with_ci",
     "ceiling_frame",
@@ -38,6 +40,9 @@ CI_SEED = 20210601
 
 CI_RESAMPLES = 1000
 """Bootstrap resamples per interval (resampling phenomena, which are few, keeps this fast)."""
+
+METADATA_COLUMNS = ("Parameters", "Date", "Link")
+"""The leaderboard's columns from a model's scores-file metadata (empty where it has none)."""
 
 CEILING_SOURCE = "LI"
 """The source whose pairs the human ceiling covers."""
@@ -104,7 +109,8 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
 
     Columns: Model, ADC δ=…, 95% CI (resampling phenomena), BLiMP, Kind, Human-sign, Pearson
     pairs, Pearson sentences, ADC area (δ ≤ 5), Pairs: the key columns first, which is what a
-    phone shows. The human ceiling is not a row here (:func:`ceiling_frame`).
+    phone shows; then what the scores file's metadata says (:data:`METADATA_COLUMNS`:
+    parameters, the date it was scored, the model's page). The human ceiling is not a row here (:func:`ceiling_frame`).
 
     Examples
     --------
@@ -133,10 +139,13 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
                 "Pearson pairs": finite_or_none(r["pearson_pairs"]),
                 "Pearson sentences": finite_or_none(r["pearson_sentences"]),
                 "ADC area": finite_or_none(r["adc_auc"]),
+                "Parameters": model_parameters(e.metadata),
+                "Date": model_date(e.metadata),
+                "Link": model_link(e.metadata),
             }
         )
     columns = ["Model", col, "95% CI", "BLiMP", "Kind", "Human-sign", "Pearson pairs"]
-    columns += ["Pearson sentences", "ADC area", "Pairs"]
+    columns += ["Pearson sentences", "ADC area", "Pairs", *METADATA_COLUMNS]
     df = pd.DataFrame(rows, columns=columns)
     return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
         drop=True

@@ -49,6 +49,10 @@ PAGE_ROWS = 100
 CEILING_TITLE = "Human split-half ceiling, and every model on the same LI pairs"
 
 
+BOARD_DATATYPES = ["str"] * 12 + ["markdown"]
+"""The leaderboard's column types: its last column (the model's page) is a Markdown link."""
+
+
 def board_title(data: SpaceData) -> str:
     """The leaderboard's label (its row count is added when it is filled)."""
     return f"Models on the {len(data.pairs):,} LI-Adger pairs ({SORT_HINT})"
@@ -81,8 +85,9 @@ def board_view(data: SpaceData, delta: float, uploads: Sequence[Upload]) -> tupl
     board = leaderboard_frame(data, mine, d)
     ceiling = ceiling_frame(data, mine, d) if data.ceiling is not None else None
     curves = views.adc_curves_figure(data, _entries(data, uploads), d)
+    shown = board.assign(Link=[f"[page]({u})" if u else "" for u in board["Link"]])
     return (
-        *table_outputs(board, board_title(data), stem="li-adger-leaderboard"),
+        *table_outputs(board, board_title(data), shown=shown, stem="li-adger-leaderboard"),
         *table_outputs(ceiling, CEILING_TITLE, stem="li-adger-ceiling"),
         curves,
     )

@@ -4,6 +4,8 @@
   wrapped, every row within reach: :data:`TABLE_MAX_HEIGHT`) with a *Download CSV* button
   under it; a handler fills both with :func:`table_outputs`, which puts the row count in the
   table's label and writes every row (not only those shown) to the CSV.
+  :func:`with_csv` does the same to a handler that returns styled tables, and
+  :func:`api_only` keeps that handler's plain outputs on the API.
 - **Numbers**: :func:`styled` prints 3 decimals, a missing value as a dash, a signed zero as
   ``0.000``, and highlights the session's uploads.
 - **Sorting**: :data:`SORT_HINT` is what a label says about sorting (Gradio sorts from a
@@ -11,16 +13,21 @@
 - **Sliders**: :func:`settled_slider` is a slider whose ``release`` event fires once per
   settled value, after a drag, a typed value or a burst of key presses (:data:`SETTLE_JS`);
   wire heavy views to ``slider.release``, never to ``slider.change``.
-- **Phone**: :data:`PHONE_CSS` (in :data:`space.ui.app.CSS`) keeps figures at a readable size
-  and puts every tab within reach at 390 px.
+- **Phone**: :func:`tabs` wraps its tab bar onto more lines (no tab hides behind "⋯" at
+  390 px); :data:`PHONE_CSS` (in :data:`space.ui.app.CSS`) keeps a figure of class
+  ``readable-plot`` at a readable size (its box scrolls sideways) and wraps the names in a
+  dropdown's list; give a dropdown of model names ``min_width=300`` so that it takes a
+  phone's whole width and shows the name whole.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
 import tempfile
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -36,6 +43,7 @@ __all__ = [
     "SETTLE_JS",
     "SORT_HINT",
     "TABLE_MAX_HEIGHT",
+    "api_only",
     "counted_table",
     "csv_file",
     "number_text",
@@ -43,6 +51,8 @@ __all__ = [
     "settled_slider",
     "styled",
     "table_outputs",
+    "tabs",
+    "with_csv",
 ]
 
 HIGHLIGHT = "background-color: #fde68a; font-weight: 700"
@@ -80,19 +90,11 @@ SETTLE_JS = f"""
 
 PHONE_CSS = """
 @media (max-width: 640px) {
-  /* every tab within reach: the tab bars wrap instead of hiding tabs behind "⋯" */
-  .tab-wrapper {height: auto !important}
-  .tab-container {flex-wrap: wrap !important; height: auto !important; overflow: visible !important}
-  .tab-container button {flex: none !important}
-  .overflow-menu {display: none !important}
-  .tab-container .visually-hidden, .tab-container button[aria-hidden=true] {
-      visibility: visible !important}
   /* figures keep their size (the box scrolls sideways) so that legends stay readable */
   .readable-plot {overflow-x: auto !important}
   .readable-plot img {max-width: none !important; width: 640px !important; height: auto !important}
-  /* dropdowns show whole model names, wrapped */
-  .wrap-choices input {white-space: normal !important}
-  .wrap-choices ul.options li {white-space: normal !important}
+  /* a dropdown's list shows whole model names, wrapped */
+  ul.options li {white-space: normal !important}
 }
 """
 
@@ -215,6 +217,55 @@ def table_outputs(
         visible=True,
     )
     return table, button
+
+
+def tabs(**kwargs) -> gr.Tabs:
+    """A :class:`gradio.Tabs` whose bar wraps onto more lines when its tabs do not fit (a
+    phone), instead of hiding them in a menu; ``kwargs`` go to the tabs.
+
+    Examples
+    --------
+    >>> with gr.Blocks():
+    ...     t = tabs()
+    >>> t.overflow_behavior
+    'wrap'
+    """
+    return gr.Tabs(overflow_behavior="wrap", **kwargs)
+
+
+def with_csv(handler, titles: Sequence[str | None]):
+    """``handler`` with each table it returns (a styled table, or ``None``) turned into the
+    two outputs of a :func:`counted_table` titled ``titles[i]`` (:func:`table_outputs`);
+    outputs whose title is ``None`` pass as they are. The handler's signature is kept.
+
+    Examples
+    --------
+    >>> def h(n):
+    ...     return "text", styled(pd.DataFrame({"x": range(n)}))
+    >>> text, table, button = with_csv(h, [None, "Xs"])(3)
+    >>> text, table["label"], button["label"]
+    ('text', 'Xs · 3 rows', 'Download all 3 rows (CSV)')
+    """
+
+    @functools.wraps(handler)
+    def counted(*args):
+        out = handler(*args)
+        values = out if isinstance(out, tuple) else (out,)
+        result: list = []
+        for value, title in zip(values, titles, strict=True):
+            if title is None:
+                result.append(value)
+            else:
+                result += table_outputs(None if value is None else value.data, title)
+        return tuple(result)
+
+    return counted
+
+
+def api_only(fn, inputs, outputs, api_name: str) -> None:
+    """An API endpoint ``api_name`` that the page never triggers (a hidden button's event):
+    the API keeps its plain outputs while the page's own event adds row counts and CSVs."""
+    gr.Button(visible=False).click(fn, inputs, outputs, api_name=api_name)
 
 
 def settled_slider(*args, **kwargs) -> gr.Slider:

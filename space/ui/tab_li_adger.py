@@ -16,7 +16,7 @@ from space.ui import handlers, li_views
 from space.ui.explorer import ALL, DISAGREEMENTS, OUTCOMES
 from space.ui.leaderboard import CEILING_SOURCE, adc_column
 from space.ui.li_views import BOARD, EXPLORER, PHENOMENA, PLOTS
-from space.ui.standards import counted_table, settled_slider
+from space.ui.standards import api_only, counted_table, settled_slider, tabs
 
 __all__ = ["DEFAULT_DELTA", "PAIR_COLUMN_WIDTHS", "li_adger_tab"]
 
@@ -77,10 +77,12 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
     )
     delta_note = gr.Markdown(elem_id="delta-note")
     open_view = gr.State(BOARD)
-    tabs = {}
-    with gr.Tabs():
-        with gr.Tab(BOARD) as tabs[BOARD]:
-            board, board_csv = counted_table(li_views.board_title(data), "leaderboard")
+    sub_tabs = {}
+    with tabs():
+        with gr.Tab(BOARD) as sub_tabs[BOARD]:
+            board, board_csv = counted_table(
+                li_views.board_title(data), "leaderboard", datatype=li_views.BOARD_DATATYPES
+            )
             gr.Markdown(_board_notes(data))
             gr.Markdown("### The human ceiling, apart: LI pairs only")
             ceiling_table, ceiling_csv = counted_table(li_views.CEILING_TITLE, "ceiling")
@@ -89,17 +91,20 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 label="ADC(δ) curves", show_label=False, elem_id="curves",
                 elem_classes=["readable-plot"],
             )  # fmt: skip
-        with gr.Tab(PLOTS) as tabs[PLOTS]:
+        with gr.Tab(PLOTS) as sub_tabs[PLOTS]:
             model = gr.Dropdown(
-                choices=names, value=first, label="Model", elem_id="model",
-                elem_classes=["wrap-choices"],
+                choices=names, value=first, label="Model", elem_id="model", min_width=300,
             )  # fmt: skip
             with gr.Row():
                 pair_plot = gr.Plot(
-                    label="Δlm vs Δh per pair, ±δ band", show_label=False, elem_id="pair-plot"
-                )
-                sentence_plot = gr.Plot(label="human vs model per sentence", show_label=False)
-        with gr.Tab(PHENOMENA) as tabs[PHENOMENA]:
+                    label="Δlm vs Δh per pair, ±δ band", show_label=False, elem_id="pair-plot",
+                    elem_classes=["readable-plot"], min_width=320,
+                )  # fmt: skip
+                sentence_plot = gr.Plot(
+                    label="human vs model per sentence", show_label=False,
+                    elem_classes=["readable-plot"], min_width=320,
+                )  # fmt: skip
+        with gr.Tab(PHENOMENA) as sub_tabs[PHENOMENA]:
             heat_source = gr.Radio(heat_sources, value=heat_sources[0], label="Source")
             heat_plot = gr.Plot(
                 label="ADC(δ) per phenomenon",
@@ -108,7 +113,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 elem_classes=["scroll-plot"],
                 format="png",
             )
-        with gr.Tab(EXPLORER) as tabs[EXPLORER]:
+        with gr.Tab(EXPLORER) as sub_tabs[EXPLORER]:
             with gr.Row():
                 source = gr.Dropdown(sources, value=ALL, label="Source")
                 phenomenon = gr.Dropdown(
@@ -116,12 +121,10 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 )
                 outcome = gr.Radio(list(OUTCOMES), value=ALL, label="Model A at δ")
             with gr.Row():
-                model_a = gr.Dropdown(
-                    choices=names, value=first, label="Model A", elem_classes=["wrap-choices"]
-                )
+                model_a = gr.Dropdown(choices=names, value=first, label="Model A", min_width=300)
                 model_b = gr.Dropdown(
                     choices=[handlers.NONE, *names], value=handlers.NONE, label="Model B",
-                    elem_classes=["wrap-choices"],
+                    min_width=300,
                 )  # fmt: skip
                 disagreement = gr.Radio(
                     list(DISAGREEMENTS), value=ALL, label="A vs B at δ (needs model B)"
@@ -155,7 +158,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
         views_out,
         **private,
     )
-    for view, tab in tabs.items():
+    for view, tab in sub_tabs.items():
         tab.select(_opened(data, view), views_in[1:], [open_view, *views_out], **private)
     model.change(
         handlers.bind(li_views.plots_view, data), [model, delta, uploads],
@@ -210,14 +213,13 @@ def _paged(explorer, step: int | None):
 
 
 def _api(data: SpaceData, inputs: list, outputs: list) -> None:
-    """The API's endpoints, one handler each (a hidden button's events: the page never
-    triggers them)."""
+    """The API's endpoints, one handler each (:func:`space.ui.standards.api_only`: the page
+    never triggers them)."""
     delta, heat_source, model, source, phenomenon, model_a, outcome, model_b, disagreement = inputs[
         :9
     ]
     uploads = inputs[9]
     board, ceiling_table, curves, pair_plot, sentence_plot, heat, summary, pairs = outputs
-    hidden = gr.Button(visible=False)
     explorer = [delta, source, phenomenon, model_a, outcome, model_b, disagreement, uploads]
     for handler, ins, outs, name in (
         (handlers.leaderboard, [delta, uploads], board, "leaderboard"),
@@ -228,4 +230,4 @@ def _api(data: SpaceData, inputs: list, outputs: list) -> None:
         (handlers.heatmap, [delta, heat_source, uploads], heat, "heatmap"),
         (handlers.pairs, explorer, [summary, pairs], "pairs"),
     ):  # fmt: skip
-        hidden.click(handlers.bind(handler, data), ins, outs, api_name=name)
+        api_only(handlers.bind(handler, data), ins, outs, name)
