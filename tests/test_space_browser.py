@@ -272,7 +272,109 @@ def test_browser_the_key_columns_come_first(sized):
     assert not cut, cut[:5]
 
 
+def test_browser_every_tab_is_in_reach(sized):
+    page, width = sized
+    names = ["LI-Adger (ADC)", "BLiMP", "NPI", "Diagnostics", "CoLA", "Evaluate your scores"]
+    names += ["Leaderboard", "Model plots", "Phenomena", "Pair explorer"]
+    for name in names:  # on the page's tab bars, none behind a "More tabs" menu
+        assert page.get_by_role("tab", name=name, exact=True).first.is_visible(), (width, name)
+    page.get_by_role("tab", name="Diagnostics", exact=True).first.click()
+    page.get_by_role("tab", name="Predictions", exact=True).first.click()
+    page.locator("#diagnostics-predictions [role=gridcell]").first.wait_for(timeout=30_000)
+    _shot(page, f"diagnostics-predictions-{width}")
+
+
+_COVERED_LABELS = """(table) => {
+    // the header labels that a header's menu button overlaps
+    const out = [];
+    for (const th of document.querySelectorAll(table + ' thead th')) {
+        const label = th.querySelector('span.text'), menu = th.querySelector('button');
+        if (!label || !menu || !label.innerText.trim()) continue;
+        const r = document.createRange();
+        r.selectNodeContents(label);
+        const m = menu.getBoundingClientRect();
+        for (const t of r.getClientRects())
+            if (t.right > m.left + 0.5 && t.left < m.right - 0.5 && t.bottom > m.top + 0.5
+                && t.top < m.bottom - 0.5) out.push(label.innerText);
+    }
+    return out;
+}"""
+
+
+def test_browser_no_header_menu_covers_a_label_and_sorting_is_explained(sized):
+    page, _ = sized
+    label = page.locator("#leaderboard").get_by_text("sort from a header's ⋮ menu")
+    assert label.first.is_visible()
+    for table in ("#leaderboard", "#ceiling"):
+        assert not page.evaluate(_COVERED_LABELS, table), table
+    # the ⋮ menu does sort: the lowest ADC first
+    header = page.locator("#leaderboard thead th").nth(1)
+    header.hover()
+    header.get_by_label("Open cell menu").click()
+    page.get_by_role("menuitem").filter(has_text="ascending").first.click()
+    first = page.locator("#leaderboard [role=gridcell][data-col='1']").first.inner_text()
+    values = page.evaluate(
+        """() => [...document.querySelectorAll('#leaderboard [role=gridcell][data-col="1"]')]
+            .map(c => parseFloat(c.innerText)).filter(v => !isNaN(v))"""
+    )
+    assert values and float(first) == min(values), (first, values)
+
+
 # ----------------------------------------------------------------------------- desktop
+def _download(page, button: str) -> list[dict]:
+    """The rows of the CSV that ``button`` downloads."""
+    import csv
+
+    with page.expect_download(timeout=30_000) as got:
+        page.locator(button).click()
+    with open(got.value.path(), newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_browser_tables_count_their_rows_and_download_all_of_them(page):
+    rows = _download(page, "#leaderboard-csv")
+    models = [r["Model"] for r in rows]
+    assert BASELINE in models and "BERT large-cased (MLM, PLL)" in models
+    assert f"· {len(rows)} rows" in _text(page, "#leaderboard")
+    assert _cell(page, "#leaderboard", models[-1]).is_visible()  # the last row is in reach
+    assert all(r["Date"] or r["Kind"] == "thesis reference" for r in rows)
+    ceiling = _download(page, "#ceiling-csv")
+    assert ceiling[0]["Model"] == HUMAN and f"· {len(ceiling)} rows" in _text(page, "#ceiling")
+    _tab(page, "BLiMP")
+    blimp = _download(page, "#blimp-leaderboard-csv")
+    assert "GPT-2" in [r["Model"] for r in blimp]
+    assert f"· {len(blimp)} rows" in _text(page, "#blimp-leaderboard")
+
+
+def test_browser_the_explorer_searches_pages_and_downloads_every_pair(page):
+    top = page.locator("#leaderboard [role=gridcell][data-col='0']").first.inner_text()
+    _tab(page, "Pair explorer")
+    summary = page.locator("#pair-summary")
+    summary.get_by_text("Page 1 of").wait_for(timeout=30_000)
+    assert f"model A ({top.strip()})" in summary.inner_text()  # the leaderboard's top model
+    pairs = _download(page, "#pairs-csv")
+    assert len(pairs) == 2365 and "· 2,365 rows" in _text(page, "#pairs")
+    page.locator("#pair-next").click()
+    summary.get_by_text("Page 2 of").wait_for(timeout=30_000)
+    shown = page.locator("#pairs [role=gridcell][data-col='0']").first.inner_text()
+    assert shown == pairs[100]["pair"], (shown, pairs[100]["pair"])
+    word = "attempted"
+    page.locator("#pair-search textarea, #pair-search input").first.fill(word)
+    page.locator("#pair-search textarea, #pair-search input").first.press("Enter")
+    summary.get_by_text(f"“{word}”").wait_for(timeout=30_000)
+    found = _download(page, "#pairs-csv")
+    want = [p for p in pairs if word in (p["acceptable"] + p["unacceptable"]).lower()]
+    assert [p["pair"] for p in found] == [p["pair"] for p in want] and found
+    assert "Page 1 of" in summary.inner_text()
+
+
+def test_browser_the_citation_block_gives_the_bibliography(page):
+    page.locator("#cite").get_by_text("Cite").first.click()
+    page.locator("#citation").get_by_text("vazquezmartinez2021adc").first.wait_for(timeout=30_000)
+    text = _text(page, "#citation")
+    assert "@mastersthesis{vazquezmartinez2021adc," in text and "warstadt" in text.lower()
+
+
 def test_browser_page_loads_offline_with_no_source_file(page):
     text = _text(page, "#leaderboard")
     assert "ADC δ=0.50" in text and BASELINE in text and "trigram (slor)" in text
