@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import logging
 from collections.abc import Sequence
 
 import gradio as gr
@@ -21,11 +20,12 @@ from space.data.benchmark_data import LI_ADGER, TITLES, FamilyEntry
 from space.data.entries import ModelEntry
 from space.data.moderation import SubmitError
 from space.data.space_data import SpaceData
-from space.data.store import LocalStore, StoreError
+from space.data.store import StoreError
 from space.data.upload import Upload, UploadError, evaluate_upload, taken_names, upload_summary
 from space.ui import views
 from space.ui.explorer import ALL, explore_pairs
 from space.ui.leaderboard import ceiling_frame, leaderboard_frame, styled
+from space.ui.submit_state import SUBMIT_OFF, private_where, public, submit_button
 
 __all__ = [
     "MIN_DELTA",
@@ -306,47 +306,6 @@ def _submit_choices(uploads: Sequence[Upload], value: str | None = None):
     return gr.update(choices=names, value=value if value in names else (names or [None])[-1])
 
 
-SUBMIT_OFF = "Submitting is off here (no results folder or repository)"
-"""The submit button's label where the app has nowhere to keep submissions."""
-
-
-def submit_button(data: SpaceData, choice: str | None, uploads: Sequence[Upload]):
-    """The submit button for the dropdown's ``choice``: naming the upload and the file it
-    submits, disabled once that upload is submitted, when there is none, or where submitting
-    is off (:data:`SUBMIT_OFF`).
-
-    Examples
-    --------
-    >>> from space.data.toy import toy_space_data
-    >>> b = submit_button(toy_space_data(), None, [])
-    >>> b["value"] == SUBMIT_OFF, b["interactive"]
-    (True, False)
-    """
-    if data.submissions is None:
-        return gr.update(value=SUBMIT_OFF, interactive=False)
-    u = next((x for x in uploads if x.name == choice), None)
-    if u is None:
-        return gr.update(value="Upload a scores file to submit it", interactive=False)
-    if u.submitted:
-        return gr.update(value=f"Submitted: {u.name} ({u.file})", interactive=False)
-    return gr.update(value=f"Submit {u.name} ({u.file}) for review", interactive=True)
-
-
-def _private_where(data: SpaceData) -> str | None:
-    """Where the submissions are kept when that is a server's folder (never shown on the
-    page), else ``None`` (a Hub repository is public)."""
-    store = data.submissions.store if data.submissions is not None else None
-    return store.where if isinstance(store, LocalStore) else None
-
-
-def _public(message: str, data: SpaceData) -> str:
-    """``message`` as the page shows it: a server folder's path left out (the full message
-    goes to the server's log)."""
-    logging.warning("submission refused: %s", message)
-    where = _private_where(data)
-    return message.replace(where, "the leaderboard's store") if where else message
-
-
 def upload(data: SpaceData, path, name: str, delta: float, uploads: list[Upload]):
     """Evaluate an uploaded scores file: the status line, the session's new uploads, and the
     "submit" dropdown's choices (the new upload selected).
@@ -410,10 +369,10 @@ def submit(
             session=getattr(request, "session_hash", None), taken=taken_names(data, []),
         )  # fmt: skip
     except (SubmitError, StoreError) as exc:
-        message = _public(str(exc), data)
+        message = public(str(exc), data)
         return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads, choice)
     except OSError as exc:  # a store that does not wrap the filesystem's errors
-        message = _public(f"cannot write to {data.submissions.store.where}: "
+        message = public(f"cannot write to {data.submissions.store.where}: "
                           f"{exc.strerror or exc}", data)  # fmt: skip
         return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads, choice)
     marked = [dataclasses.replace(x, submitted=True) if x is u else x for x in uploads]
@@ -421,7 +380,7 @@ def submit(
     status = (
         f"**Submitted `{req.name}`**{by} for the {TITLES[u.benchmark]} leaderboard: it waits for "
         "a maintainer's review"
-        + ("" if _private_where(data) else f" in {data.submissions.store.where}")
+        + ("" if private_where(data) else f" in {data.submissions.store.where}")
         + ". Until it is approved, only this session shows it."
     )
     return status, marked, _submit_choices(marked, u.name)

@@ -96,16 +96,18 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 unit_table, unit_csv = counted_table(
                     "Each model's predictions", f"{bench}-predictions", pinned=False
                 )
-            predicted = handlers.bind(family_handlers.predictions, data, bench)
-            gr.on(
-                [demo.load, unit.change, uploads.change],
-                with_csv(predicted, [None, "Each model's predictions"]),
-                [unit, uploads],
-                [unit_text, unit_table, unit_csv],
-                api_visibility="private",
-                trigger_mode="always_last",
-            )
-            api_only(predicted, [unit, uploads], [unit_text, unit_table], f"{bench}_predictions")
+                predicted = handlers.bind(family_handlers.predictions, data, bench)
+                gr.on(
+                    [demo.load, unit.change, uploads.change],
+                    with_csv(predicted, [None, "Each model's predictions"]),
+                    [unit, uploads],
+                    [unit_text, unit_table, unit_csv],
+                    api_visibility="private",
+                    trigger_mode="always_last",
+                )
+                api_only(
+                    predicted, [unit, uploads], [unit_text, unit_table], f"{bench}_predictions"
+                )
     ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
