@@ -375,7 +375,9 @@ def test_browser_the_citation_block_gives_the_bibliography(page):
     assert "@mastersthesis{vazquezmartinez2021adc," in text and "warstadt" in text.lower()
 
 
-def test_browser_page_loads_offline_with_no_source_file(page):
+def test_browser_page_loads_offline_with_no_source_file(page, app):
+    body = _text(page, "body")  # the skipped file is named, not where the server keeps it
+    assert "broken.csv" in body and str(app.results) not in body
     text = _text(page, "#leaderboard")
     assert "ADC δ=0.50" in text and BASELINE in text and "trigram (slor)" in text
     assert "thesis reference" in text and "BERT large-cased (MLM, PLL)" in text

@@ -53,6 +53,7 @@ __all__ = [
     "table_outputs",
     "tabs",
     "with_csv",
+    "without_paths",
 ]
 
 HIGHLIGHT = "background-color: #fde68a; font-weight: 700"
@@ -97,6 +98,20 @@ PHONE_CSS = """
   ul.options li {white-space: normal !important}
 }
 """
+
+
+def without_paths(text: str) -> str:
+    """``text`` with the folders of every file path left out (the page never shows where a
+    server keeps its files), the file names kept.
+
+    Examples
+    --------
+    >>> without_paths("/tmp/run-1/results/broken.csv line 1: expected 'id,score'")
+    "broken.csv line 1: expected 'id,score'"
+    >>> without_paths(r"C:\\data\\x.jsonl: empty"), without_paths("δ = 0.5 / 1")
+    ('x.jsonl: empty', 'δ = 0.5 / 1')
+    """
+    return re.sub(r"(?:[A-Za-z]:)?[/\\](?:[^\s/\\:'\"]+[/\\])+", "", text)
 
 
 def rows_label(title: str, n: int) -> str:

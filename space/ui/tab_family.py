@@ -13,7 +13,14 @@ from space.data.benchmark_data import TITLES, BenchmarkData
 from space.data.space_data import SpaceData
 from space.ui import family_handlers, handlers
 from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
-from space.ui.standards import SORT_HINT, api_only, counted_table, tabs, with_csv
+from space.ui.standards import (
+    SORT_HINT,
+    api_only,
+    counted_table,
+    tabs,
+    with_csv,
+    without_paths,
+)
 from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
@@ -41,7 +48,7 @@ def _family_intro(view: BenchmarkData) -> str:
     lines += view.notes
     if view.spec.name == "cola":
         lines.append(_COLA_POOLED)
-    lines += [f"Results file `{n}` was skipped: {why}" for n, why in view.skipped]
+    lines += [f"Results file `{n}` was skipped: {without_paths(why)}" for n, why in view.skipped]
     return "\n\n".join(lines)
 
 

@@ -16,7 +16,7 @@ from space.ui import handlers, li_views
 from space.ui.explorer import ALL, DISAGREEMENTS, OUTCOMES
 from space.ui.leaderboard import CEILING_SOURCE, adc_column
 from space.ui.li_views import BOARD, EXPLORER, PHENOMENA, PLOTS
-from space.ui.standards import api_only, counted_table, settled_slider, tabs
+from space.ui.standards import api_only, counted_table, settled_slider, tabs, without_paths
 
 __all__ = ["DEFAULT_DELTA", "PAIR_COLUMN_WIDTHS", "li_adger_tab"]
 
@@ -42,7 +42,7 @@ def _board_notes(data: SpaceData) -> str:
         lines.append(f"*{', '.join(names)}*: {note}.")
     lines += data.notes
     for name, reason in data.skipped:
-        lines.append(f"Results file `{name}` was skipped: {reason}")
+        lines.append(f"Results file `{name}` was skipped: {without_paths(reason)}")
     return "\n\n".join(lines)
 
 
