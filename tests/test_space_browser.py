@@ -422,6 +422,11 @@ def _requests(page) -> list[str]:
     return sent
 
 
+SETTLE_S = 20
+"""Seconds a settled δ may take to show: about 1.5 s on an idle 2-core machine; the bound
+leaves room for a machine busy with other work (what is pinned is the one request)."""
+
+
 def _settles(page, sent: list[str], value: float) -> float:
     """Wait until the leaderboard shows ``value``; then that no other request follows; return
     the seconds it took."""
@@ -429,7 +434,7 @@ def _settles(page, sent: list[str], value: float) -> float:
     page.wait_for_function(
         "t => document.querySelector('#leaderboard').innerText.includes(t)",
         arg=f"ADC δ={value:.2f}",
-        timeout=15_000,
+        timeout=SETTLE_S * 1000,
     )
     took = time.monotonic() - start
     page.wait_for_timeout(1500)  # nothing else is on its way
@@ -451,13 +456,13 @@ def test_browser_delta_settles_once_after_a_drag_and_key_presses(page):
     dragged = float(number.input_value())
     assert dragged > 0.5 + 0.3, dragged
     took = _settles(page, sent, dragged)
-    assert len(sent) == 1 and took < 8, (sent, took)
+    assert len(sent) == 1 and took < SETTLE_S, (sent, took)
     sent.clear()
     slider.focus()
     for _ in range(10):
         page.keyboard.press("ArrowRight")
     took = _settles(page, sent, dragged + 0.5)
-    assert len(sent) == 1 and took < 8, (sent, took)
+    assert len(sent) == 1 and took < SETTLE_S, (sent, took)
     _shot(page, "delta-settled")
 
 
@@ -509,6 +514,8 @@ def test_browser_a_submission_waits_for_review(page, tmp_path, app):
     assert "Submitted: submitted in the browser" in button.inner_text()
     assert "another upload" not in button.inner_text()
     _shot(page, "submitted")
+    # the leaderboard shows it to this session, then a new session does not see it
+    _cell(page, "#leaderboard", "submitted in the browser").wait_for(state="attached")
     page.reload(wait_until="domcontentloaded")  # a new session: not public before a review
     _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
     assert "submitted in the browser" not in _text(page, "#leaderboard")
