@@ -515,7 +515,8 @@ def test_browser_a_submission_waits_for_review(page, tmp_path, app):
     assert "another upload" not in button.inner_text()
     _shot(page, "submitted")
     # the leaderboard shows it to this session, then a new session does not see it
-    _cell(page, "#leaderboard", "submitted in the browser").wait_for(state="attached")
+    _tab(page, "LI-Adger (ADC)")
+    _cell(page, "#leaderboard", "submitted in the browser").wait_for(timeout=60_000)
     page.reload(wait_until="domcontentloaded")  # a new session: not public before a review
     _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
     assert "submitted in the browser" not in _text(page, "#leaderboard")
