@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     logging.basicConfig(level=logging.INFO, format="space: %(message)s", stream=sys.stderr)
     from space.data.loaders import load_space_data
-    from space.ui.app import CSS, build_app, theme
+    from space.ui.app import CSS, JS, build_app, theme
 
     start = time.perf_counter()
     on_space = bool(os.environ.get(SPACE_ENV))
@@ -183,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         footer_links=["api"],
         state_session_capacity=1000,
         css=CSS,
+        js=JS,
         theme=theme(),
     )
     return 0

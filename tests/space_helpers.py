@@ -92,6 +92,8 @@ def served(results_dir: Path, work: Path) -> Iterator[str]:
         HTTPS_PROXY="http://127.0.0.1:9",  # no download can reach anything
         HTTP_PROXY="http://127.0.0.1:9",
         NO_PROXY="127.0.0.1,localhost",
+        # the checkout under test, whichever checkout the environment installed
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     cmd = [sys.executable, "-m", "space", "--port", str(port), "--results", str(results_dir)]
     with serving(cmd, port, cwd=work, env=env, log=log) as url:

@@ -9,6 +9,7 @@ error. Screenshots go to ``artifacts/space/`` (git-ignored).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,9 @@ def _upload(page, path, outcome: str, name: str = ""):
     _tab(page, "Evaluate your scores")
     if name:
         page.locator("#name textarea").fill(name)
+    clear = page.locator("#upload").get_by_label("Clear")
+    if clear.count():  # a file is shown already: clear it first
+        clear.first.click()
     page.locator("#upload input[type=file]").set_input_files(str(path))
     status = page.locator("#upload-status")
     status.get_by_text(outcome).wait_for(timeout=60_000)
@@ -268,8 +272,112 @@ def test_browser_the_key_columns_come_first(sized):
     assert not cut, cut[:5]
 
 
+def test_browser_every_tab_is_in_reach(sized):
+    page, width = sized
+    names = ["LI-Adger (ADC)", "BLiMP", "NPI", "Diagnostics", "CoLA", "Evaluate your scores"]
+    names += ["Leaderboard", "Model plots", "Phenomena", "Pair explorer"]
+    for name in names:  # on the page's tab bars, none behind a "More tabs" menu
+        assert page.get_by_role("tab", name=name, exact=True).first.is_visible(), (width, name)
+    page.get_by_role("tab", name="Diagnostics", exact=True).first.click()
+    page.get_by_role("tab", name="Predictions", exact=True).first.click()
+    page.locator("#diagnostics-predictions [role=gridcell]").first.wait_for(timeout=30_000)
+    _shot(page, f"diagnostics-predictions-{width}")
+
+
+_COVERED_LABELS = """(table) => {
+    // the header labels that a header's menu button overlaps
+    const out = [];
+    for (const th of document.querySelectorAll(table + ' thead th')) {
+        const label = th.querySelector('span.text'), menu = th.querySelector('button');
+        if (!label || !menu || !label.innerText.trim()) continue;
+        const r = document.createRange();
+        r.selectNodeContents(label);
+        const m = menu.getBoundingClientRect();
+        for (const t of r.getClientRects())
+            if (t.right > m.left + 0.5 && t.left < m.right - 0.5 && t.bottom > m.top + 0.5
+                && t.top < m.bottom - 0.5) out.push(label.innerText);
+    }
+    return out;
+}"""
+
+
+def test_browser_no_header_menu_covers_a_label_and_sorting_is_explained(sized):
+    page, _ = sized
+    label = page.locator("#leaderboard").get_by_text("sort from a header's ⋮ menu")
+    assert label.first.is_visible()
+    for table in ("#leaderboard", "#ceiling"):
+        assert not page.evaluate(_COVERED_LABELS, table), table
+    # the ⋮ menu does sort: the lowest ADC first
+    header = page.locator("#leaderboard thead th").nth(1)
+    header.hover()
+    header.get_by_label("Open cell menu").click()
+    page.get_by_role("menuitem").filter(has_text="ascending").first.click()
+    first = page.locator("#leaderboard [role=gridcell][data-col='1']").first.inner_text()
+    values = page.evaluate(
+        """() => [...document.querySelectorAll('#leaderboard [role=gridcell][data-col="1"]')]
+            .map(c => parseFloat(c.innerText)).filter(v => !isNaN(v))"""
+    )
+    assert values and float(first) == min(values), (first, values)
+
+
 # ----------------------------------------------------------------------------- desktop
-def test_browser_page_loads_offline_with_no_source_file(page):
+def _download(page, button: str) -> list[dict]:
+    """The rows of the CSV that ``button`` downloads."""
+    import csv
+
+    with page.expect_download(timeout=30_000) as got:
+        page.locator(button).click()
+    with open(got.value.path(), newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_browser_tables_count_their_rows_and_download_all_of_them(page):
+    rows = _download(page, "#leaderboard-csv")
+    models = [r["Model"] for r in rows]
+    assert BASELINE in models and "BERT large-cased (MLM, PLL)" in models
+    assert f"· {len(rows)} rows" in _text(page, "#leaderboard")
+    assert _cell(page, "#leaderboard", models[-1]).is_visible()  # the last row is in reach
+    assert all(r["Date"] or r["Kind"] == "thesis reference" for r in rows)
+    ceiling = _download(page, "#ceiling-csv")
+    assert ceiling[0]["Model"] == HUMAN and f"· {len(ceiling)} rows" in _text(page, "#ceiling")
+    _tab(page, "BLiMP")
+    blimp = _download(page, "#blimp-leaderboard-csv")
+    assert "GPT-2" in [r["Model"] for r in blimp]
+    assert f"· {len(blimp)} rows" in _text(page, "#blimp-leaderboard")
+
+
+def test_browser_the_explorer_searches_pages_and_downloads_every_pair(page):
+    top = page.locator("#leaderboard [role=gridcell][data-col='0']").first.inner_text()
+    _tab(page, "Pair explorer")
+    summary = page.locator("#pair-summary")
+    summary.get_by_text("Page 1 of").wait_for(timeout=30_000)
+    assert f"model A ({top.strip()})" in summary.inner_text()  # the leaderboard's top model
+    pairs = _download(page, "#pairs-csv")
+    assert len(pairs) == 2365 and "· 2,365 rows" in _text(page, "#pairs")
+    page.locator("#pair-next").click()
+    summary.get_by_text("Page 2 of").wait_for(timeout=30_000)
+    shown = page.locator("#pairs [role=gridcell][data-col='0']").first.inner_text()
+    assert shown == pairs[100]["pair"], (shown, pairs[100]["pair"])
+    word = "attempted"
+    page.locator("#pair-search textarea, #pair-search input").first.fill(word)
+    page.locator("#pair-search textarea, #pair-search input").first.press("Enter")
+    summary.get_by_text(f"“{word}”").wait_for(timeout=30_000)
+    found = _download(page, "#pairs-csv")
+    want = [p for p in pairs if word in (p["acceptable"] + p["unacceptable"]).lower()]
+    assert [p["pair"] for p in found] == [p["pair"] for p in want] and found
+    assert "Page 1 of" in summary.inner_text()
+
+
+def test_browser_the_citation_block_gives_the_bibliography(page):
+    page.locator("#cite").get_by_text("Cite").first.click()
+    page.locator("#citation").get_by_text("vazquezmartinez2021adc").first.wait_for(timeout=30_000)
+    text = _text(page, "#citation")
+    assert "@mastersthesis{vazquezmartinez2021adc," in text and "warstadt" in text.lower()
+
+
+def test_browser_page_loads_offline_with_no_source_file(page, app):
+    body = _text(page, "body")  # the skipped file is named, not where the server keeps it
+    assert "broken.csv" in body and str(app.results) not in body
     text = _text(page, "#leaderboard")
     assert "ADC δ=0.50" in text and BASELINE in text and "trigram (slor)" in text
     assert "thesis reference" in text and "BERT large-cased (MLM, PLL)" in text
@@ -307,6 +415,57 @@ def test_browser_delta_slider_changes_the_table(page):
     _shot(page, "delta-1.0")
 
 
+def _requests(page) -> list[str]:
+    """The events the page sends from now on (one queue request each)."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/queue/join" in r.url else None)
+    return sent
+
+
+SETTLE_S = 20
+"""Seconds a settled δ may take to show: about 1.5 s on an idle 2-core machine; the bound
+leaves room for a machine busy with other work (what is pinned is the one request)."""
+
+
+def _settles(page, sent: list[str], value: float) -> float:
+    """Wait until the leaderboard shows ``value``; then that no other request follows; return
+    the seconds it took."""
+    start = time.monotonic()
+    page.wait_for_function(
+        "t => document.querySelector('#leaderboard').innerText.includes(t)",
+        arg=f"ADC δ={value:.2f}",
+        timeout=SETTLE_S * 1000,
+    )
+    took = time.monotonic() - start
+    page.wait_for_timeout(1500)  # nothing else is on its way
+    return took
+
+
+def test_browser_delta_settles_once_after_a_drag_and_key_presses(page):
+    slider = page.locator("#delta input[type=range]")
+    number = page.locator("#delta input[type=number]")
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    sent = _requests(page)
+    page.mouse.move(box["x"] + box["width"] * 0.1, y)  # near δ = 0.5 on the 0–5 slider
+    page.mouse.down()
+    for k in range(1, 11):  # ten steps to the right, about 0.05 each
+        page.mouse.move(box["x"] + box["width"] * (0.1 + 0.01 * k), y)
+        page.wait_for_timeout(60)
+    page.mouse.up()
+    dragged = float(number.input_value())
+    assert dragged > 0.5 + 0.3, dragged
+    took = _settles(page, sent, dragged)
+    assert len(sent) == 1 and took < SETTLE_S, (sent, took)
+    sent.clear()
+    slider.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    took = _settles(page, sent, dragged + 0.5)
+    assert len(sent) == 1 and took < SETTLE_S, (sent, took)
+    _shot(page, "delta-settled")
+
+
 def test_browser_typing_delta_zero_is_answered(page):
     box = page.locator("#delta input[type=number]")
     box.fill("0")
@@ -335,12 +494,29 @@ def test_browser_an_upload_is_scored_and_its_row_highlighted(page, tmp_path):
 
 def test_browser_a_submission_waits_for_review(page, tmp_path, app):
     path, _ = char_count_csv(tmp_path, li_adger_sentences(), "browser-submitted")
+    other, _ = char_count_csv(tmp_path, li_adger_sentences(), "other-upload")
+    _upload(page, other, "Scored", name="another upload")
+    button = page.locator("#submit")
     _upload(page, path, "Scored", name="submitted in the browser")
-    page.locator("#submit").click()
+    page.wait_for_function(  # the button names the upload and the file it submits
+        "t => document.querySelector('#submit').innerText.includes(t)",
+        arg="Submit submitted in the browser (browser-submitted.csv)",
+        timeout=30_000,
+    )
+    button.click()
     page.locator("#submit-status").get_by_text("Submitted").wait_for(timeout=60_000)
-    assert "waits for a maintainer's review" in _text(page, "#submit-status")
+    status = _text(page, "#submit-status")
+    assert "waits for a maintainer's review" in status
+    assert str(app.results) not in status and "/" not in status  # no server path
     assert (app.results / "pending" / "submitted-in-the-browser.json").is_file()
+    # once submitted, the button is off and still names that upload (not the other one)
+    page.wait_for_function("() => document.querySelector('#submit').disabled", timeout=30_000)
+    assert "Submitted: submitted in the browser" in button.inner_text()
+    assert "another upload" not in button.inner_text()
     _shot(page, "submitted")
+    # the leaderboard shows it to this session, then a new session does not see it
+    _tab(page, "LI-Adger (ADC)")
+    _cell(page, "#leaderboard", "submitted in the browser").wait_for(timeout=60_000)
     page.reload(wait_until="domcontentloaded")  # a new session: not public before a review
     _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
     assert "submitted in the browser" not in _text(page, "#leaderboard")

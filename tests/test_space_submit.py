@@ -79,7 +79,8 @@ def test_a_submission_waits_for_review_with_its_file_metrics_and_no_login(tmp_pa
     status, after, choices = handlers.submit(data, "mine", uploads, None, Request("s1"))
     assert status.startswith("**Submitted `mine`** for the LI-Adger leaderboard"), status
     assert "waits for a maintainer's review" in status
-    assert choices["choices"] == []  # submitted once
+    assert choices["choices"] == [("mine (submitted)", "mine")]  # submitted once, kept chosen
+    assert choices["value"] == "mine"
     pending = tmp_path / "results" / PENDING
     assert sorted(p.name for p in pending.iterdir()) == ["mine.json", "mine.jsonl"]
     request = json.loads((pending / "mine.json").read_text())
@@ -123,6 +124,35 @@ def test_pending_then_approved_with_the_command_shows_it_to_every_session(
     again = _data(LocalStore(folder))
     assert _board(again).loc["mine", "Kind"] == KIND_SUBMISSION
     _upload(again, tmp_path, name="mine", shown="mine #2")  # the name is taken
+
+
+def test_review_flags_a_submission_whose_scores_equal_a_shipped_or_approved_row(tmp_path):
+    from space.data.review import pending_table, shipped_scores
+
+    folder = tmp_path / "results"
+    data = _data(LocalStore(folder))
+    handlers.submit(data, "first", _upload(data, tmp_path, "first"), None, Request("s1"))
+    approve(LocalStore(folder), "first", data.submissions.evaluator)
+    # the same file again under another name, and a file of other scores
+    handlers.submit(data, "again", _upload(data, tmp_path, "again"), None, Request("s2"))
+    other = _upload(data, tmp_path, "other")
+    other[-1].sf.scores[:] = other[-1].sf.scores[::-1]  # other scores, same ids
+    handlers.submit(data, "other", other, None, Request("s3"))
+    lines = pending_table(LocalStore(folder), {}).splitlines()
+    assert "DUPLICATE of approved first" in next(ln for ln in lines if "again" in ln)
+    assert "DUPLICATE" not in next(ln for ln in lines if "other" in ln)
+    shipped = {"li_adger": {"shipped row": _scores(folder, "other")}}
+    assert "DUPLICATE of shipped row" in next(
+        ln for ln in pending_table(LocalStore(folder), shipped).splitlines() if "other" in ln
+    )
+    # the rows shipped with the app are compared by default: the trigram's among them
+    assert len(shipped_scores()["li_adger"]["trigram (slor)"]) > 4000
+
+
+def _scores(folder, stem):
+    from metric_adc.scores.file import read_scores
+
+    return read_scores(folder / PENDING / f"{stem}.jsonl").as_dict()
 
 
 def test_a_rejected_submission_is_dropped(tmp_path, capsys):
@@ -238,8 +268,8 @@ def test_a_results_path_that_is_a_file_gives_one_line_on_the_page(tmp_path):
     path.write_text("")
     data = _data(LocalStore(path))
     status, _, _ = handlers.submit(data, "mine", _upload(data, tmp_path), None, Request("s"))
-    assert status == (
-        f"⚠️ **Not submitted:** cannot write to the results folder {path}: a file stands where "
+    assert status == (  # no server path on the page
+        "⚠️ **Not submitted:** cannot write to the leaderboard's store: a file stands where "
         "a folder is needed"
     )
     assert path.read_text() == ""
@@ -264,7 +294,7 @@ def test_a_read_only_results_folder_gives_one_line_on_the_page(tmp_path, monkeyp
         folder.chmod(0o555)
         reason = "Permission denied"
     status, _, _ = handlers.submit(data, "mine", uploads, None, Request("s"))
-    assert status == f"⚠️ **Not submitted:** cannot write to the results folder {folder}: {reason}"
+    assert status == f"⚠️ **Not submitted:** cannot write to the leaderboard's store: {reason}"
     assert "\n" not in status
 
 

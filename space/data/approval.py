@@ -162,7 +162,7 @@ class Evaluator:
                 check_unit_texts(sf, self.li_units, name=file)
             needed = [*p.good_ids, *p.bad_ids]
             check_coverage(sf.ids, list(p.judgements), needed=needed, name=file)
-            return entry_from_scores(sf.as_dict(), p, name=name, kind=kind)
+            return entry_from_scores(sf.as_dict(), p, name=name, kind=kind, metadata=sf.metadata)
         if benchmark not in BENCHMARKS:
             raise ScoresFileError(
                 f"{file}: its benchmark is {benchmark!r}; expected one of {list(BENCHMARKS)}"

@@ -38,6 +38,7 @@ class ModelEntry:
     row: dict
     curve: dict
     note: str | None = None
+    metadata: Mapping | None = None
 
 
 @dataclass(frozen=True)
@@ -78,11 +79,13 @@ def entry_from_scores(
     name: str,
     kind: str,
     standardize: bool = True,
+    metadata: Mapping | None = None,
 ) -> ModelEntry:
     """Precompute one model: z-scores, Δlm per pair, its result row and ADC(δ) curve.
 
     ``standardize=False`` takes ``scores`` as z-scores already (the thesis's trigram, z-scored
-    over a larger population than its files hold). Raises :class:`ValueError` (from the
+    over a larger population than its files hold); ``metadata`` is its scores file's (the
+    page's link, size and date columns). Raises :class:`ValueError` (from the
     metric) for unknown ids, a pair member without a score, constant or non-finite scores.
 
     Examples
@@ -97,4 +100,4 @@ def entry_from_scores(
     scored = model_deltas(scores, pairs, standardize=standardize)
     row = result_rows.model_row(scored, pairs, model=name, note=note)
     curve = core.delta_sweep(scored.delta, pairs.human_delta)
-    return ModelEntry(name, kind, scored.z, scored.delta, row, curve, note)
+    return ModelEntry(name, kind, scored.z, scored.delta, row, curve, note, metadata)

@@ -85,7 +85,13 @@ def load_thesis_entries(
         return [], THESIS_MISSING.format(folder=Path(folder) / shipped.THESIS)
     entries = [
         entry_from_scores(
-            s.scores, pairs, name=s.name, kind=KIND_THESIS, standardize=False, note=s.note
+            s.scores,
+            pairs,
+            name=s.name,
+            kind=KIND_THESIS,
+            standardize=False,
+            note=s.note,
+            metadata=s.metadata,
         )
         for s in found
     ]
@@ -101,7 +107,9 @@ def load_shipped_entries(pairs: PairTable, folder: str | os.PathLike) -> list[Mo
     ['offline model']
     """
     return [
-        entry_from_scores(s.scores, pairs, name=s.name, kind=KIND_SHIPPED, note=s.note)
+        entry_from_scores(
+            s.scores, pairs, name=s.name, kind=KIND_SHIPPED, note=s.note, metadata=s.metadata
+        )
         for s in shipped.read_li_adger(folder)
     ]
 

@@ -1,14 +1,23 @@
-"""Names: a model's name on the page, made unique, and the file name it is stored under."""
+"""Names: a model's name on the page, made unique, the file name it is stored under, and what
+its scores file's metadata says of it (its page, its size, its date)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from metric_adc.scores.file import ScoresFile
 from metric_adc.scores.labels import row_label
 
-__all__ = ["identity", "model_name", "slug", "unique_name"]
+__all__ = [
+    "identity",
+    "model_date",
+    "model_link",
+    "model_name",
+    "model_parameters",
+    "slug",
+    "unique_name",
+]
 
 
 def slug(name: str) -> str:
@@ -77,3 +86,49 @@ def unique_name(name: str, taken: Collection[str]) -> str:
     while f"{name} #{k}" in taken:
         k += 1
     return f"{name} #{k}"
+
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
+
+
+def model_link(metadata: Mapping | None) -> str | None:
+    """The page of the model a scores file names: its Hub repository at the recorded
+    revision (``baselines`` records a revision for a model loaded from the Hub only), else
+    ``None`` (a local folder, or no revision).
+
+    Examples
+    --------
+    >>> model_link({"model": "openai-community/gpt2", "revision": "607a30d"})
+    'https://huggingface.co/openai-community/gpt2/tree/607a30d'
+    >>> model_link({"model": "/models/mine", "revision": "x"}), model_link({"model": "gpt2"})
+    (None, None)
+    """
+    meta = metadata or {}
+    model, revision = str(meta.get("model") or ""), str(meta.get("revision") or "")
+    if not revision or not _HUB_ID.match(model) or model.startswith("."):
+        return None
+    return f"https://huggingface.co/{model}/tree/{revision}"
+
+
+def model_parameters(metadata: Mapping | None) -> int | None:
+    """The model's number of parameters, when its metadata records one.
+
+    Examples
+    --------
+    >>> model_parameters({"parameters": 124439808}), model_parameters({}), model_parameters(None)
+    (124439808, None, None)
+    """
+    value = (metadata or {}).get("parameters")
+    return int(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def model_date(metadata: Mapping | None) -> str | None:
+    """The day a scores file was written (its metadata's ``created``), as YYYY-MM-DD.
+
+    Examples
+    --------
+    >>> model_date({"created": "2026-11-23T22:40:25Z"}), model_date({})
+    ('2026-11-23', None)
+    """
+    created = str((metadata or {}).get("created") or "")
+    return created[:10] if re.match(r"^\d{4}-\d{2}-\d{2}", created) else None

@@ -147,7 +147,9 @@ def load_results(
             this = (str(path.relative_to(folder)), identity(sf, path.stem), bench)
             check_distinct([*shown, this], advice="the first is shown")
             if bench == LI_ADGER:
-                entry = entry_from_scores(sf.as_dict(), pairs, name=name, kind=KIND_RESULTS)
+                entry = entry_from_scores(
+                    sf.as_dict(), pairs, name=name, kind=KIND_RESULTS, metadata=sf.metadata
+                )
                 out.li_adger.append(entry)
             elif bench in FAMILY:
                 items = benchmark_items(bench)

@@ -21,16 +21,22 @@ build).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from li_adger.hub import HubError
 from li_adger.io.text_table import text_table
+from metric_adc.scores.file import read_scores
 from space.data.approval import Evaluator
+from space.data.benchmark_data import LI_ADGER
 from space.data.moderation import (
     APPROVED,
+    PENDING,
+    Request,
     SubmitError,
     approve,
     evaluated,
@@ -41,32 +47,87 @@ from space.data.results_folder import RESULTS_DIR_ENV
 from space.data.store import RESULTS_REPO_ENV, HubStore, LocalStore, Store, StoreError
 from space.data.submissions import REFRESH_S
 
-__all__ = ["main", "not_shown", "pending_table"]
+__all__ = ["duplicates", "main", "not_shown", "pending_table", "same_scores", "shipped_scores"]
 
 
-def pending_table(store: Store, evaluator: Evaluator) -> str:
-    """The pending submissions of ``store`` as a text table, each with the metrics computed
-    from its scores file (or why it cannot be evaluated), or a line saying there is none.
+def same_scores(a: Mapping[str, float], b: Mapping[str, float]) -> bool:
+    """Whether two models scored the same units the same (to a float's last digits).
 
     Examples
     --------
-    >>> import tempfile
-    >>> print(pending_table(LocalStore(tempfile.mkdtemp()), Evaluator(None)))
+    >>> same_scores({"a": 1.0, "b": 2.0}, {"b": 2.0, "a": 1.0 + 1e-15})
+    True
+    >>> same_scores({"a": 1.0}, {"a": 1.5}), same_scores({"a": 1.0}, {"b": 1.0})
+    (False, False)
+    """
+    return a.keys() == b.keys() and all(math.isclose(a[k], b[k], rel_tol=1e-12) for k in a)
+
+
+def shipped_scores() -> dict[str, dict[str, dict[str, float]]]:
+    """The scores of the rows shipped with the app, by benchmark then name (LI-Adger's: the
+    offline models and the thesis's; the other benchmarks ship results only)."""
+    from space.data.shipped import read_li_adger, read_thesis
+
+    return {LI_ADGER: {s.name: s.scores for s in [*read_li_adger(), *read_thesis()]}}
+
+
+def _scores(store: Store, folder: str, req: Request) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{req.stem}.jsonl"
+        path.write_bytes(store.read(f"{folder}/{req.stem}.jsonl"))
+        return read_scores(path).as_dict()
+
+
+def duplicates(
+    store: Store,
+    pending: Sequence[Request],
+    shipped: Mapping[str, Mapping[str, Mapping[str, float]]],
+) -> dict[str, str]:
+    """Each pending request whose scores equal those of a shipped row (``shipped``: benchmark
+    → name → scores) or of an approved one, by stem: what it duplicates."""
+    rows = {b: dict(by_name) for b, by_name in shipped.items()}
+    for req in read_requests(store, APPROVED):
+        rows.setdefault(req.benchmark, {})[f"approved {req.name}"] = _scores(store, APPROVED, req)
+    out = {}
+    for req in pending:
+        mine = _scores(store, PENDING, req)
+        same = [n for n, s in rows.get(req.benchmark, {}).items() if same_scores(mine, s)]
+        if same:
+            out[req.stem] = ", ".join(same)
+    return out
+
+
+def pending_table(
+    store: Store, shipped: Mapping | None = None, evaluator: Evaluator | None = None
+) -> str:
+    """The pending submissions of ``store`` as a text table, or a line saying there is none.
+    Each row gives the metrics computed from its scores file now (with ``evaluator``; else the
+    ones recorded at submission), and a submission whose scores equal a shipped row's
+    (``shipped``, as :func:`duplicates` takes it; default :func:`shipped_scores`) or an approved
+    one's is flagged.
+
+    Examples
+    --------
+    >>> print(pending_table(LocalStore(tempfile.mkdtemp()), {}, Evaluator(None)))
     No submission is pending in the results folder ...
     """
     pending = read_requests(store)
     if not pending:
         return f"No submission is pending in {store.where}."
+    same = duplicates(store, pending, shipped_scores() if shipped is None else shipped)
     rows = []
     for r in pending:
-        try:
-            now = evaluated(store, r, evaluator).headline()
-            recorded = r.headline()
-            metrics = now if now == recorded else f"{now} (recorded at submission: {recorded})"
-        except (StoreError, ValueError) as exc:
-            metrics = f"cannot be evaluated: {exc}"
-        rows.append([r.name, r.benchmark, r.date, r.login or "—", r.file, metrics])
-    header = ["name", "benchmark", "date", "login", "file", "metrics (from its file)"]
+        metrics = r.headline()
+        if evaluator is not None:
+            try:
+                now = evaluated(store, r, evaluator).headline()
+                metrics = now if now == metrics else f"{now} (recorded at submission: {metrics})"
+            except (StoreError, ValueError) as exc:
+                metrics = f"cannot be evaluated: {exc}"
+        flag = f"DUPLICATE of {same[r.stem]}" if r.stem in same else "—"
+        rows.append([r.name, r.benchmark, r.date, r.login or "—", r.file, metrics, flag])
+    what = "metrics (from its file)" if evaluator is not None else "metrics (recorded)"
+    header = ["name", "benchmark", "date", "login", "file", what, "same scores as"]
     return f"Pending in {store.where}:\n" + text_table(header, rows)
 
 
@@ -93,7 +154,7 @@ def not_shown(store: Store, evaluator: Evaluator) -> list[tuple[str, str]]:
 
 
 def _listing(store: Store, evaluator: Evaluator) -> str:
-    lines = [pending_table(store, evaluator)]
+    lines = [pending_table(store, evaluator=evaluator)]
     problems = not_shown(store, evaluator)
     if problems:
         lines.append(f"Approved but not shown by the app ({len(problems)}):")

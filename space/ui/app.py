@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import gradio as gr
 
+from li_adger.benchmarks.spec import BIBLIOGRAPHY
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
+from space.ui.standards import PHONE_CSS, SETTLE_JS, tabs
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
 
-__all__ = ["CSS", "UPLOAD_TTL_S", "build_app", "theme"]
+__all__ = ["CSS", "JS", "UPLOAD_TTL_S", "bibtex", "build_app", "theme"]
 
 UPLOAD_TTL_S = 3600
 """Seconds a session's uploads are kept after their last change."""
@@ -47,7 +49,14 @@ table span.text, [role=gridcell] span.text {
 /* centred while it fits; wider than its box (a phone), it starts at the left edge, where the
    scrolling starts, instead of losing its labels off the left */
 .scroll-plot .layout {justify-content: safe center !important; align-items: safe center !important}
+/* a table's header keeps its ⋮ menu beside the label, never over it */
+th .cell-wrap, th .header-content {display: flex !important; align-items: flex-start !important}
+th .header-text, th .header-content span.text {flex: 1 1 auto !important; min-width: 0}
+th .cell-menu-button, th .sort-button {position: static !important; flex: none !important}
 """
+CSS += PHONE_CSS
+JS = SETTLE_JS
+"""The page's script (:data:`space.ui.standards.SETTLE_JS`)."""
 
 _INTRO = """
 # The Acceptability Delta Criterion on LI-Adger, beside BLiMP, NPI, diagnostics and CoLA
@@ -57,6 +66,13 @@ acceptable sentence higher. The **ADC** also asks for the *size* of the differen
 scores z-scored over all 4,178 LI-Adger sentences, a pair passes ADC(δ) when the model delta
 Δlm = z(acceptable) − z(unacceptable) has the sign of the human delta Δh and
 |Δh − Δlm| < δ. The other tabs show the same models on the neighbouring benchmarks.
+"""
+
+
+_CITE = """
+Cite the ADC and LI-Adger with the thesis that introduced them, and each benchmark you report
+with its own paper: the entries below are the project's bibliography
+(`li_adger/benchmarks/citations.bib`).
 """
 
 
@@ -89,7 +105,7 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
         # each session's uploads; dropped an hour after they were last changed
         uploads = gr.State([], time_to_live=UPLOAD_TTL_S)
         gr.Markdown(_INTRO)
-        with gr.Tabs():
+        with tabs():
             with gr.Tab("LI-Adger (ADC)", id="li_adger"):
                 delta = li_adger_tab(data, uploads, demo)
             for bench in FAMILY:
@@ -98,4 +114,20 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
                         family_tab(data, bench, uploads, demo)
             with gr.Tab("Evaluate your scores", id="upload"):
                 upload_tab(data, uploads, delta, login=login)
+        with gr.Accordion("Cite", open=False, elem_id="cite"):
+            gr.Markdown(_CITE)
+            gr.Code(bibtex(), language=None, label="BibTeX", elem_id="citation")
     return demo
+
+
+def bibtex() -> str:
+    """The BibTeX entries to cite (:data:`li_adger.benchmarks.spec.BIBLIOGRAPHY`, its comment
+    lines left out).
+
+    Examples
+    --------
+    >>> bibtex().startswith("@mastersthesis{vazquezmartinez2021adc,")
+    True
+    """
+    text = BIBLIOGRAPHY.read_text(encoding="utf-8")
+    return "\n".join(ln for ln in text.splitlines() if not ln.startswith("%")).strip() + "\n"

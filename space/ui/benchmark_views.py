@@ -101,6 +101,10 @@ def _breakdown(bench: str, label: str) -> Breakdown:
     )
 
 
+_NPI_WORDS = {"simplequestions": "simple questions"}
+"""The NPI file's environment names that are not words once ``_`` is a space."""
+
+
 def level_label(bench: str, column: str, level: str) -> str:
     """A readable name for a breakdown level.
 
@@ -108,9 +112,12 @@ def level_label(bench: str, column: str, level: str) -> str:
     --------
     >>> level_label("npi", "environment", "only"), level_label("blimp", "UID", "adjunct_island")
     ('ONLY (only)', 'adjunct island')
+    >>> level_label("npi", "environment", "simplequestions")
+    'SMP-Q (simple questions)'
     """
     if bench == "npi" and column == "environment" and level in ENVIRONMENTS:
-        return f"{ENVIRONMENTS[level]} ({level.replace('_', ' ')})"
+        readable = _NPI_WORDS.get(level, level.replace("_", " "))
+        return f"{ENVIRONMENTS[level]} ({readable})"
     if bench == "npi" and column == "paradigm":
         return level
     return level.replace("_", " ")

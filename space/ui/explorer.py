@@ -34,9 +34,10 @@ def explore_pairs(
     phenomenon: str = ALL,
     outcome: str = ALL,
     disagreement: str = ALL,
-    max_rows: int = MAX_ROWS,
+    max_rows: int | None = MAX_ROWS,
 ) -> tuple[str, pd.DataFrame]:
-    """A one-line summary and the matching pairs (at most ``max_rows``): first what a phone
+    """A one-line summary and the matching pairs (at most ``max_rows``; all of them when
+    ``None``): first what a phone
     shows (the pair, model A's ADC(δ) outcome, Δh, A's Δlm, model B's outcome and Δlm — empty
     without model B; the columns are always the same), then the sentences, the human and
     model A's z-scores, the phenomenon and the source.
@@ -105,6 +106,6 @@ def explore_pairs(
     text = (
         f"{n} pairs match: model A ({model_a.name}) passes {n_pass} of them at δ = {delta:g}"
         + (f"; model B = {model_b.name}" if model_b is not None else "")
-        + (f" (showing the first {max_rows})" if n > max_rows else "")
+        + (f" (showing the first {max_rows})" if max_rows is not None and n > max_rows else "")
     )
-    return text, out.head(max_rows).reset_index(drop=True)
+    return text, (out if max_rows is None else out.head(max_rows)).reset_index(drop=True)

@@ -200,7 +200,8 @@ def level_heatmap(
 ) -> Figure:
     """A labelled heatmap: ``rows`` (e.g. phenomena, one per line) × ``columns`` (models),
     each cell in [``vmin``, ``vmax``] in :data:`HEATMAP_CMAP`, its value written in it when
-    there are at most :data:`ANNOTATE_MAX_ROWS` rows. The figure grows with the rows so that
+    there are at most :data:`ANNOTATE_MAX_ROWS` rows (more rows: the column labels are
+    repeated at the foot, so that a reader scrolled down still sees them). The figure grows with the rows so that
     every label stays readable (the page scrolls it); the colour bar, labelled
     ``value_label``, stands at the top, above the title, where it is seen without scrolling.
     Missing cells (NaN) are left blank. The axes are placed by hand (no layout engine), which
@@ -223,7 +224,9 @@ def level_heatmap(
     right = 0.3 + 0.82 * char * longest_column  # the last column's label, rotated to the right
     bar = 0.75  # the colour bar and its label, above the title
     top = bar + 0.6 + 0.58 * char * longest_column
-    bottom, cell_h, cell_w = 0.3, 0.2, 0.56
+    foot = n_rows > ANNOTATE_MAX_ROWS
+    bottom = 0.3 + (0.58 * char * longest_column if foot else 0.0)
+    cell_h, cell_w = 0.2, 0.56
     cells = max(cell_w * n_cols, 2.5, 0.085 * len(title) - left)  # the title fits above
     width = min(18.0, left + right + cells)
     height = top + bottom + cell_h * n_rows
@@ -240,6 +243,10 @@ def level_heatmap(
         rotation_mode="anchor",
     )  # fmt: skip
     ax.xaxis.set_ticks_position("top")
+    if foot:  # a tall figure: its column names at its foot too
+        ax.tick_params(axis="x", labelbottom=True)
+        for tick in ax.xaxis.get_major_ticks():
+            tick.label1.set(rotation=-35, ha="left", rotation_mode="anchor")
     if n_rows <= ANNOTATE_MAX_ROWS:
         for (i, j), v in np.ndenumerate(matrix):
             if np.isfinite(v):

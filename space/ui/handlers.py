@@ -25,10 +25,12 @@ from space.data.upload import Upload, UploadError, evaluate_upload, taken_names,
 from space.ui import views
 from space.ui.explorer import ALL, explore_pairs
 from space.ui.leaderboard import ceiling_frame, leaderboard_frame, styled
+from space.ui.submit_state import SUBMIT_OFF, private_where, public, submit_button
 
 __all__ = [
     "MIN_DELTA",
     "NONE",
+    "SUBMIT_OFF",
     "adc_curves",
     "bind",
     "ceiling",
@@ -43,6 +45,7 @@ __all__ = [
     "phenomenon_choices",
     "shown_delta",
     "submit",
+    "submit_button",
     "upload",
 ]
 
@@ -292,9 +295,15 @@ def model_choices(data: SpaceData, uploads: Sequence[Upload]):
 
 
 # ----------------------------------------------------------------------------- uploads
-def _submit_choices(uploads: Sequence[Upload]):
+def _submit_choices(uploads: Sequence[Upload], value: str | None = None):
+    """The "submit" dropdown: the uploads not yet submitted, ``value`` chosen (else the
+    latest); a submitted upload stays chosen, marked, so that the choice never jumps to
+    another file."""
     names = [u.name for u in uploads if not u.submitted]
-    return gr.update(choices=names, value=names[-1] if names else None)
+    chosen = next((u for u in uploads if u.name == value), None)
+    if chosen is not None and chosen.submitted:
+        return gr.update(choices=[(f"{value} (submitted)", value), *names], value=value)
+    return gr.update(choices=names, value=value if value in names else (names or [None])[-1])
 
 
 def upload(data: SpaceData, path, name: str, delta: float, uploads: list[Upload]):
@@ -352,7 +361,7 @@ def submit(
             "submitting is off here: the app was started without a results folder or "
             "repository (`--results DIR` or `--results-repo REPO`)."
         )
-        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads)
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads, choice)
     login = _login(profile)
     try:
         req = data.submissions.submit(
@@ -360,15 +369,18 @@ def submit(
             session=getattr(request, "session_hash", None), taken=taken_names(data, []),
         )  # fmt: skip
     except (SubmitError, StoreError) as exc:
-        return f"⚠️ **Not submitted:** {exc}", uploads, _submit_choices(uploads)
+        message = public(str(exc), data)
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads, choice)
     except OSError as exc:  # a store that does not wrap the filesystem's errors
-        message = f"cannot write to {data.submissions.store.where}: {exc.strerror or exc}"
-        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads)
+        message = public(f"cannot write to {data.submissions.store.where}: "
+                          f"{exc.strerror or exc}", data)  # fmt: skip
+        return f"⚠️ **Not submitted:** {message}", uploads, _submit_choices(uploads, choice)
     marked = [dataclasses.replace(x, submitted=True) if x is u else x for x in uploads]
     by = f" by {login}" if login else ""
     status = (
         f"**Submitted `{req.name}`**{by} for the {TITLES[u.benchmark]} leaderboard: it waits for "
-        f"a maintainer's review in {data.submissions.store.where}. Until it is approved, only "
-        "this session shows it."
+        "a maintainer's review"
+        + ("" if private_where(data) else f" in {data.submissions.store.where}")
+        + ". Until it is approved, only this session shows it."
     )
-    return status, marked, _submit_choices(marked)
+    return status, marked, _submit_choices(marked, u.name)

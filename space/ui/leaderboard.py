@@ -3,8 +3,8 @@
 The leaderboard ranks models on the 2,365 pairs. The human split-half ceiling covers the
 1,174 LI pairs only (the Adger part has no participant-level data), so it is never ranked
 among them: :func:`ceiling_frame` shows it in a table of its own, beside every model's
-numbers on those same LI pairs. :func:`styled` formats a table for display and highlights
-the rows of the session's own uploads.
+numbers on those same LI pairs. (:func:`styled`, which formats a table for display, is
+:func:`space.ui.standards.styled`.)
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ import pandas as pd
 
 from metric_adc import bootstrap, core
 from space.data.entries import ModelEntry
-from space.data.kinds import KIND_UPLOAD
+from space.data.names import model_date, model_link, model_parameters
 from space.data.space_data import SpaceData
+from space.ui.standards import HIGHLIGHT, styled
 
 __all__ = [
     "CEILING_SOURCE",
     "CI_RESAMPLES",
     "CI_SEED",
     "HIGHLIGHT",
+    "METADATA_COLUMNS",
     "adc_column",
     "adc_with_ci",
     "ceiling_frame",
@@ -39,12 +41,11 @@ CI_SEED = 20210601
 CI_RESAMPLES = 1000
 """Bootstrap resamples per interval (resampling phenomena, which are few, keeps this fast)."""
 
+METADATA_COLUMNS = ("Parameters", "Date", "Link")
+"""The leaderboard's columns from a model's scores-file metadata (empty where it has none)."""
+
 CEILING_SOURCE = "LI"
 """The source whose pairs the human ceiling covers."""
-
-HIGHLIGHT = "background-color: #fde68a; font-weight: 700"
-"""CSS of a highlighted row (the session's own uploads): a pale amber with bold text, which
-reads as distinct without colour vision too."""
 
 
 def finite_or_none(x: float | None) -> float | None:
@@ -108,7 +109,8 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
 
     Columns: Model, ADC δ=…, 95% CI (resampling phenomena), BLiMP, Kind, Human-sign, Pearson
     pairs, Pearson sentences, ADC area (δ ≤ 5), Pairs: the key columns first, which is what a
-    phone shows. The human ceiling is not a row here (:func:`ceiling_frame`).
+    phone shows; then what the scores file's metadata says (:data:`METADATA_COLUMNS`:
+    parameters, the date it was scored, the model's page). The human ceiling is not a row here (:func:`ceiling_frame`).
 
     Examples
     --------
@@ -137,10 +139,13 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
                 "Pearson pairs": finite_or_none(r["pearson_pairs"]),
                 "Pearson sentences": finite_or_none(r["pearson_sentences"]),
                 "ADC area": finite_or_none(r["adc_auc"]),
+                "Parameters": model_parameters(e.metadata),
+                "Date": model_date(e.metadata),
+                "Link": model_link(e.metadata),
             }
         )
     columns = ["Model", col, "95% CI", "BLiMP", "Kind", "Human-sign", "Pearson pairs"]
-    columns += ["Pearson sentences", "ADC area", "Pairs"]
+    columns += ["Pearson sentences", "ADC area", "Pairs", *METADATA_COLUMNS]
     df = pd.DataFrame(rows, columns=columns)
     return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
         drop=True
@@ -192,24 +197,3 @@ def ceiling_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) 
     df = pd.DataFrame(models, columns=columns)
     df = df.sort_values(col, ascending=False, na_position="last", kind="stable")
     return pd.concat([pd.DataFrame([human], columns=columns), df], ignore_index=True)
-
-
-def styled(df: pd.DataFrame, *, highlight: str = KIND_UPLOAD):
-    """``df`` for display: numbers with 3 decimals, missing values as a dash, and the rows
-    whose ``Kind`` is ``highlight`` (the session's uploads) in :data:`HIGHLIGHT`.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"Model": ["a", "b"], "Kind": ["x", KIND_UPLOAD], "v": [0.5, None]})
-    >>> s = styled(df)
-    >>> s.to_string().splitlines()[1:]
-    ['0 a x 0.500', '1 b your upload —']
-    >>> "background-color: #fde68a" in s.to_html()
-    True
-    """
-
-    def row_style(row: pd.Series) -> list[str]:
-        mark = "Kind" in row.index and row["Kind"] == highlight
-        return [HIGHLIGHT if mark else ""] * len(row)
-
-    return df.style.format(precision=3, na_rep="—").apply(row_style, axis=1)

@@ -13,9 +13,26 @@ from space.data.benchmark_data import TITLES, BenchmarkData
 from space.data.space_data import SpaceData
 from space.ui import family_handlers, handlers
 from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
+from space.ui.standards import (
+    SORT_HINT,
+    api_only,
+    counted_table,
+    tabs,
+    with_csv,
+    without_paths,
+)
 from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
+
+
+_COLA_POOLED = (
+    "**Why the MCC of both dev sets can sit below each set's own**: MCC is a correlation "
+    "computed from one confusion matrix, not an average of the sets' values. Pooled, the two "
+    "sets' sentences share one matrix, and when a model's share of sentences called "
+    "acceptable differs from one set to the other in a way the true labels do not, that "
+    "difference counts as error in the pooled correlation (as in Simpson's paradox)."
+)
 
 
 def _family_intro(view: BenchmarkData) -> str:
@@ -29,7 +46,9 @@ def _family_intro(view: BenchmarkData) -> str:
             f"**{view.human.name}** (below the ranking, not in it): {view.human.note or ''}"
         )
     lines += view.notes
-    lines += [f"Results file `{n}` was skipped: {why}" for n, why in view.skipped]
+    if view.spec.name == "cola":
+        lines.append(_COLA_POOLED)
+    lines += [f"Results file `{n}` was skipped: {without_paths(why)}" for n, why in view.skipped]
     return "\n\n".join(lines)
 
 
@@ -37,13 +56,11 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
     view = data.benchmarks[bench]
     breakdowns = [b.label for b in BREAKDOWNS[bench]]
     gr.Markdown(_family_intro(view))
-    with gr.Tabs():
+    with tabs():
         with gr.Tab("Leaderboard"):
             headline, label = LEADERBOARD[bench]
-            board = board_table(
-                label=f"Models on {TITLES[bench]}: {headline}, and {label}",
-                elem_id=f"{bench}-leaderboard",
-            )
+            board_title = f"Models on {TITLES[bench]}: {headline}, and {label} ({SORT_HINT})"
+            board, board_csv = counted_table(board_title, f"{bench}-leaderboard")
             if view.human is not None:
                 gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
                 board_table(
@@ -63,13 +80,11 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 stat_box = gr.Dropdown(
                     family_handlers.statistic_labels(stats), value=stats[0], label="Statistic"
                 )
-            table = gr.Dataframe(
-                interactive=False,
-                wrap=True,
-                pinned_columns=1,
+            breakdown_title = f"{TITLES[bench]} breakdown ({SORT_HINT})"
+            table, table_csv = counted_table(
+                breakdown_title, f"{bench}-breakdown", pinned=False, pinned_columns=1,
                 max_height=600,
-                elem_id=f"{bench}-breakdown",
-            )
+            )  # fmt: skip
             plot = gr.Plot(
                 show_label=False,
                 elem_id=f"{bench}-breakdown-plot",
@@ -85,34 +100,44 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                     label="Expected completion (set.item.word)",
                 )
                 unit_text = gr.Markdown()
-                unit_table = gr.Dataframe(interactive=False, wrap=True)
-            gr.on(
-                [demo.load, unit.change, uploads.change],
-                handlers.bind(family_handlers.predictions, data, bench),
-                [unit, uploads],
-                [unit_text, unit_table],
-                api_name=f"{bench}_predictions",
-                trigger_mode="always_last",
-            )
+                unit_table, unit_csv = counted_table(
+                    "Each model's predictions", f"{bench}-predictions", pinned=False
+                )
+                predicted = handlers.bind(family_handlers.predictions, data, bench)
+                gr.on(
+                    [demo.load, unit.change, uploads.change],
+                    with_csv(predicted, [None, "Each model's predictions"]),
+                    [unit, uploads],
+                    [unit_text, unit_table, unit_csv],
+                    api_visibility="private",
+                    trigger_mode="always_last",
+                )
+                api_only(
+                    predicted, [unit, uploads], [unit_text, unit_table], f"{bench}_predictions"
+                )
+    ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
-        handlers.bind(family_handlers.family_leaderboard, data, bench),
+        with_csv(ranking, [board_title]),
         uploads,
-        board,
-        api_name=f"{bench}_leaderboard",
+        [board, board_csv],
+        api_visibility="private",
         trigger_mode="always_last",
     )
+    api_only(ranking, [uploads], [board], f"{bench}_leaderboard")
     label_box.change(
         handlers.bind(family_handlers.statistic_choices, bench),
         label_box,
         stat_box,
         api_visibility="private",
     )
+    breakdown = handlers.bind(family_handlers.family_breakdown, data, bench)
     gr.on(
         [demo.load, label_box.change, stat_box.change, uploads.change],
-        handlers.bind(family_handlers.family_breakdown, data, bench),
+        with_csv(breakdown, [breakdown_title, None]),
         [label_box, stat_box, uploads],
-        [table, plot],
-        api_name=f"{bench}_breakdown",
+        [table, table_csv, plot],
+        api_visibility="private",
         trigger_mode="always_last",
     )
+    api_only(breakdown, [label_box, stat_box, uploads], [table, plot], f"{bench}_breakdown")

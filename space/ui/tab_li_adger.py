@@ -1,8 +1,10 @@
 """The LI-Adger tab of the app: the ADC with a live δ.
 
 Its leaderboard (the human ceiling in a table of its own, apart from the ranking), the ADC(δ)
-curves, each model's plots, the phenomena heatmap and the pair explorer, each wired to its
-handler in :mod:`space.ui.handlers`.
+curves, each model's plots, the phenomena heatmap and the pair explorer. A settled δ, an
+upload or an opened sub-tab computes the open sub-tab's views in one request
+(:func:`space.ui.li_views.refresh`); the API's endpoints (``/leaderboard``, ``/pairs`` …) are
+the handlers of :mod:`space.ui.handlers`, one each.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from __future__ import annotations
 import gradio as gr
 
 from space.data.space_data import SpaceData
-from space.ui import handlers
+from space.ui import handlers, li_views
 from space.ui.explorer import ALL, DISAGREEMENTS, OUTCOMES
 from space.ui.leaderboard import CEILING_SOURCE, adc_column
-from space.ui.tables import board_table
+from space.ui.li_views import BOARD, EXPLORER, PHENOMENA, PLOTS
+from space.ui.standards import api_only, counted_table, settled_slider, tabs, without_paths
 
 __all__ = ["DEFAULT_DELTA", "PAIR_COLUMN_WIDTHS", "li_adger_tab"]
 
@@ -39,7 +42,7 @@ def _board_notes(data: SpaceData) -> str:
         lines.append(f"*{', '.join(names)}*: {note}.")
     lines += data.notes
     for name, reason in data.skipped:
-        lines.append(f"Results file `{name}` was skipped: {reason}")
+        lines.append(f"Results file `{name}` was skipped: {without_paths(reason)}")
     return "\n\n".join(lines)
 
 
@@ -58,11 +61,11 @@ def _ceiling_notes(data: SpaceData) -> str:
 
 def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slider:
     """The LI-Adger tab; returns its δ slider (the upload's summary uses it)."""
-    names = [m.name for m in data.shared_models()]
+    names = li_views.ranked_names(data, DEFAULT_DELTA)
     first = names[0] if names else None
     sources = [ALL, *sorted(data.frame["source"].unique().tolist())]
     heat_sources = sorted(sources[1:], key=lambda s: (s != CEILING_SOURCE, s)) or [ALL]
-    delta = gr.Slider(
+    delta = settled_slider(
         0.0,
         5.0,
         value=DEFAULT_DELTA,
@@ -73,28 +76,35 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
         elem_id="delta",
     )
     delta_note = gr.Markdown(elem_id="delta-note")
-    with gr.Tabs():
-        with gr.Tab("Leaderboard"):
-            board = board_table(
-                label=f"Models on the {len(data.pairs):,} LI-Adger pairs (click a header to sort)",
-                elem_id="leaderboard",
+    open_view = gr.State(BOARD)
+    sub_tabs = {}
+    with tabs():
+        with gr.Tab(BOARD) as sub_tabs[BOARD]:
+            board, board_csv = counted_table(
+                li_views.board_title(data), "leaderboard", datatype=li_views.BOARD_DATATYPES
             )
             gr.Markdown(_board_notes(data))
             gr.Markdown("### The human ceiling, apart: LI pairs only")
-            ceiling_table = board_table(
-                label="Human split-half ceiling, and every model on the same LI pairs",
-                elem_id="ceiling",
-            )
+            ceiling_table, ceiling_csv = counted_table(li_views.CEILING_TITLE, "ceiling")
             gr.Markdown(_ceiling_notes(data), elem_id="ceiling-notes")
-            curve_plot = gr.Plot(label="ADC(δ) curves", show_label=False, elem_id="curves")
-        with gr.Tab("Model plots"):
-            model = gr.Dropdown(choices=names, value=first, label="Model", elem_id="model")
+            curve_plot = gr.Plot(
+                label="ADC(δ) curves", show_label=False, elem_id="curves",
+                elem_classes=["readable-plot"],
+            )  # fmt: skip
+        with gr.Tab(PLOTS) as sub_tabs[PLOTS]:
+            model = gr.Dropdown(
+                choices=names, value=first, label="Model", elem_id="model", min_width=300,
+            )  # fmt: skip
             with gr.Row():
                 pair_plot = gr.Plot(
-                    label="Δlm vs Δh per pair, ±δ band", show_label=False, elem_id="pair-plot"
-                )
-                sentence_plot = gr.Plot(label="human vs model per sentence", show_label=False)
-        with gr.Tab("Phenomena"):
+                    label="Δlm vs Δh per pair, ±δ band", show_label=False, elem_id="pair-plot",
+                    elem_classes=["readable-plot"], min_width=320,
+                )  # fmt: skip
+                sentence_plot = gr.Plot(
+                    label="human vs model per sentence", show_label=False,
+                    elem_classes=["readable-plot"], min_width=320,
+                )  # fmt: skip
+        with gr.Tab(PHENOMENA) as sub_tabs[PHENOMENA]:
             heat_source = gr.Radio(heat_sources, value=heat_sources[0], label="Source")
             heat_plot = gr.Plot(
                 label="ADC(δ) per phenomenon",
@@ -103,7 +113,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 elem_classes=["scroll-plot"],
                 format="png",
             )
-        with gr.Tab("Pair explorer"):
+        with gr.Tab(EXPLORER) as sub_tabs[EXPLORER]:
             with gr.Row():
                 source = gr.Dropdown(sources, value=ALL, label="Source")
                 phenomenon = gr.Dropdown(
@@ -111,72 +121,65 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 )
                 outcome = gr.Radio(list(OUTCOMES), value=ALL, label="Model A at δ")
             with gr.Row():
-                model_a = gr.Dropdown(choices=names, value=first, label="Model A")
+                model_a = gr.Dropdown(choices=names, value=first, label="Model A", min_width=300)
                 model_b = gr.Dropdown(
-                    choices=[handlers.NONE, *names], value=handlers.NONE, label="Model B"
-                )
+                    choices=[handlers.NONE, *names], value=handlers.NONE, label="Model B",
+                    min_width=300,
+                )  # fmt: skip
                 disagreement = gr.Radio(
                     list(DISAGREEMENTS), value=ALL, label="A vs B at δ (needs model B)"
                 )
+            with gr.Row():
+                search = gr.Textbox(
+                    label="Sentence contains (Enter to search)", elem_id="pair-search", scale=3
+                )
+                page = gr.Number(
+                    value=1, precision=0, minimum=1, label="Page", elem_id="pair-page", scale=1
+                )
+                previous = gr.Button("◀ Previous page", size="sm", elem_id="pair-previous")
+                following = gr.Button("Next page ▶", size="sm", elem_id="pair-next")
             pair_summary = gr.Markdown(elem_id="pair-summary")
-            pair_table = gr.Dataframe(
-                interactive=False,
-                wrap=True,
-                column_widths=PAIR_COLUMN_WIDTHS,
-                pinned_columns=1,
-                max_height=700,
-                elem_id="pairs",
-            )
+            pair_table, pairs_csv = counted_table(
+                "Pairs", "pairs", pinned=False, column_widths=PAIR_COLUMN_WIDTHS,
+                pinned_columns=1, max_height=700,
+            )  # fmt: skip
 
-    pair_inputs = [delta, source, phenomenon, model_a, outcome, model_b, disagreement, uploads]
-    pair_triggers = [phenomenon.change, model_a.change, outcome.change, model_b.change]
-    refresh = [demo.load, delta.change, uploads.change]
-    # (triggers, handler, inputs, outputs, API name); the latest event of a burst wins
-    events = [
-        (refresh, handlers.leaderboard, [delta, uploads], board, "leaderboard"),
-        (refresh, handlers.ceiling, [delta, uploads], ceiling_table, "ceiling"),
-        (refresh, handlers.adc_curves, [delta, uploads], curve_plot, "adc_curves"),
-        (
-            [demo.load, delta.change, model.change],
-            handlers.model_plots,
-            [model, delta, uploads],
-            [pair_plot, sentence_plot],
-            "model_plots",
-        ),
-        (
-            [*refresh, heat_source.change],
-            handlers.heatmap,
-            [delta, heat_source, uploads],
-            heat_plot,
-            "heatmap",
-        ),
-        (
-            [demo.load, delta.change, *pair_triggers, disagreement.change],
-            handlers.pairs,
-            pair_inputs,
-            [pair_summary, pair_table],
-            "pairs",
-        ),
-    ]
-    for triggers, handler, inputs, outputs, name in events:
-        gr.on(
-            triggers,
-            handlers.bind(handler, data),
-            inputs,
-            outputs,
-            api_name=name,
-            trigger_mode="always_last",
-        )
-    delta.change(
-        handlers.delta_note, delta, delta_note, api_visibility="private", trigger_mode="always_last"
+    filters = [source, phenomenon, model_a, outcome, model_b, disagreement]
+    explorer_in = [delta, *filters, search, page, uploads]
+    explorer_out = [pair_summary, pair_table, pairs_csv, page]
+    views_in = [open_view, delta, heat_source, model, *filters, search, page, uploads]
+    views_out = [delta_note, board, board_csv, ceiling_table, ceiling_csv, curve_plot]
+    views_out += [pair_plot, sentence_plot, heat_plot, *explorer_out]
+    private = {"api_visibility": "private", "trigger_mode": "always_last"}
+    gr.on(
+        [demo.load, delta.release, uploads.change],
+        handlers.bind(li_views.refresh, data),
+        views_in,
+        views_out,
+        **private,
     )
-    pair_outputs = [pair_summary, pair_table]
+    for view, tab in sub_tabs.items():
+        tab.select(_opened(data, view), views_in[1:], [open_view, *views_out], **private)
+    model.change(
+        handlers.bind(li_views.plots_view, data), [model, delta, uploads],
+        [pair_plot, sentence_plot], **private,
+    )  # fmt: skip
+    heat_source.change(
+        handlers.bind(li_views.heat_view, data), [delta, heat_source, uploads], heat_plot,
+        **private,
+    )  # fmt: skip
+    explorer = handlers.bind(li_views.explorer_view, data)
+    gr.on(
+        [f.change for f in filters] + [search.submit],
+        _paged(explorer, None), explorer_in, explorer_out, **private,
+    )  # fmt: skip
+    page.submit(explorer, explorer_in, explorer_out, **private)
+    for button, step in ((previous, -1), (following, 1)):
+        button.click(_paged(explorer, step), explorer_in, explorer_out, **private)
     source.change(
-        handlers.bind(handlers.phenomenon_choices, data),
-        source,
-        phenomenon,
+        handlers.bind(handlers.phenomenon_choices, data), source, phenomenon,
         api_visibility="private",
-    ).then(handlers.bind(handlers.pairs, data), pair_inputs, pair_outputs, api_visibility="private")
+    )  # fmt: skip
     gr.on(
         [demo.load, uploads.change],
         handlers.bind(handlers.model_choices, data),
@@ -184,4 +187,47 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
         [model, model_a, model_b],
         api_visibility="private",
     )
+    _api(data, [delta, heat_source, model, *filters, uploads], [board, ceiling_table,
+         curve_plot, pair_plot, sentence_plot, heat_plot, pair_summary, pair_table])  # fmt: skip
     return delta
+
+
+def _opened(data: SpaceData, view: str):
+    """The handler of sub-tab ``view`` opened: it becomes the open one, its views computed."""
+
+    def opened(*values):
+        return (view, *li_views.refresh(data, view, *values))
+
+    return opened
+
+
+def _paged(explorer, step: int | None):
+    """The explorer's handler on the page ``step`` pages away from the page box's (on the
+    first page when ``None``: the filters changed)."""
+
+    def paged(*values):
+        *rest, page, uploads = values
+        return explorer(*rest, 1 if step is None else (page or 1) + step, uploads)
+
+    return paged
+
+
+def _api(data: SpaceData, inputs: list, outputs: list) -> None:
+    """The API's endpoints, one handler each (:func:`space.ui.standards.api_only`: the page
+    never triggers them)."""
+    delta, heat_source, model, source, phenomenon, model_a, outcome, model_b, disagreement = inputs[
+        :9
+    ]
+    uploads = inputs[9]
+    board, ceiling_table, curves, pair_plot, sentence_plot, heat, summary, pairs = outputs
+    explorer = [delta, source, phenomenon, model_a, outcome, model_b, disagreement, uploads]
+    for handler, ins, outs, name in (
+        (handlers.leaderboard, [delta, uploads], board, "leaderboard"),
+        (handlers.ceiling, [delta, uploads], ceiling_table, "ceiling"),
+        (handlers.adc_curves, [delta, uploads], curves, "adc_curves"),
+        (handlers.model_plots, [model, delta, uploads], [pair_plot, sentence_plot],
+         "model_plots"),
+        (handlers.heatmap, [delta, heat_source, uploads], heat, "heatmap"),
+        (handlers.pairs, explorer, [summary, pairs], "pairs"),
+    ):  # fmt: skip
+        api_only(handlers.bind(handler, data), ins, outs, name)

@@ -59,17 +59,23 @@ def upload_tab(data: SpaceData, uploads: gr.State, delta: gr.Slider, *, login: b
         submit_choice = gr.Dropdown(
             [], value=None, label="Upload to submit", elem_id="submit-choice", scale=3
         )
-        submit_button = gr.Button("Submit for the leaderboard", elem_id="submit", scale=1)
+        first = handlers.submit_button(data, None, [])
+        submit_button = gr.Button(
+            first["value"], interactive=first["interactive"], elem_id="submit", scale=1
+        )
     submit_status = gr.Markdown(elem_id="submit-status")
+    button = handlers.bind(handlers.submit_button, data)
+    private = {"api_visibility": "private"}
     upload_file.upload(
         handlers.bind(handlers.upload, data),
         [upload_file, upload_name, delta, uploads],
         [upload_status, uploads, submit_choice],
         api_name="evaluate_upload",
-    )
+    ).then(button, [submit_choice, uploads], submit_button, **private)
     submit_button.click(
         handlers.bind(handlers.submit, data),
         [submit_choice, uploads],
         [submit_status, uploads, submit_choice],
         api_name="submit",
-    )
+    ).then(button, [submit_choice, uploads], submit_button, **private)
+    submit_choice.input(button, [submit_choice, uploads], submit_button, **private)
