@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from li_adger.io.text_table import fmt, text_table
 
-__all__ = ["format_acrobatic"]
+__all__ = ["format_acrobatic", "format_disagreements"]
 
 CURVE_POINTS = (1, 2, 5, 10, 20, 50, 100, 200)
 PHENOMENA_SHOWN = 10
@@ -90,3 +90,48 @@ def format_acrobatic(report: Mapping) -> str:
             [[r["phenomenon"], str(r["n_sentences"]), str(r["n_acrobatic"]), _pct(r["share"])] for r in shown],
         ))  # fmt: skip
     return "\n".join(lines)
+
+
+def format_disagreements(
+    report: Mapping, *, show: int, sentences: Mapping[str, str] | None = None
+) -> str:
+    """The ``disagreements`` report as text: per selection, its count and its first ``show``
+    pairs (0: all) as the thesis prints them: the pair, ``Δh`` and each model's ``Δlm``
+    (``sentences``: id → text, to list the sentences under the table).
+
+    Examples
+    --------
+    >>> r = {"tables": [{"title": "toy", "selection": "a: pass BLiMP, fail ADC δ=5",
+    ...      "caption": "", "n_pairs": 1, "n_evaluable": 2,
+    ...      "rows": [{"good_id": "g1", "bad_id": "b1", "human_delta": -0.5,
+    ...                "model_delta": {"a": 0.25}}]}]}
+    >>> print(format_disagreements(r, show=10))
+    toy — a: pass BLiMP, fail ADC δ=5: 1 of 2 pairs
+    pair (acceptable / unacceptable)      Δh  Δlm a
+    g1 / b1                           -0.500  0.250
+    """
+    blocks = []
+    for table in report["tables"]:
+        head = f"{table['title']} — {table['selection']}: {table['n_pairs']:,} of {table['n_evaluable']:,} pairs"
+        if table["caption"]:
+            head += f"\n  ({table['caption']})"
+        rows = table["rows"] if show == 0 else table["rows"][:show]
+        names = list(rows[0]["model_delta"]) if rows else []
+        body = []
+        for r in rows:
+            pair = f"{r['good_id']} / {r['bad_id']}"
+            body.append([pair, fmt(r["human_delta"]), *(fmt(r["model_delta"][n]) for n in names)])
+        lines = [head]
+        if body:
+            lines.append(
+                text_table(
+                    ["pair (acceptable / unacceptable)", "Δh", *(f"Δlm {n}" for n in names)], body
+                )
+            )
+        if sentences is not None:
+            ids = [i for r in rows for i in (r["good_id"], r["bad_id"])]
+            lines += [f"  {i}: {sentences.get(i, '?')}" for i in dict.fromkeys(ids)]
+        if len(rows) < len(table["rows"]):
+            lines.append(f"… {len(table['rows']) - len(rows):,} more (--show 0 lists all)")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)

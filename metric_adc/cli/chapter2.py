@@ -6,10 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from li_adger.io.cli_args import output_path
+from li_adger.io.cli_args import int_at_least, output_path, positive_number
 from metric_adc.cli.common import dump
 
-__all__ = ["add_acrobatic_parser", "run_acrobatic"]
+__all__ = [
+    "add_acrobatic_parser",
+    "add_disagreements_parser",
+    "run_acrobatic",
+    "run_disagreements",
+]
 
 
 def _plots_option(p: argparse.ArgumentParser) -> None:
@@ -53,4 +58,102 @@ def run_acrobatic(args: argparse.Namespace) -> int:
         written = plot_acrobatic(report, args.plots)
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     print(dump(report) if args.json else format_acrobatic(report))
+    return 0
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def add_disagreements_parser(sub) -> argparse.ArgumentParser:
+    """Register ``disagreements`` on the subparsers ``sub``."""
+    from metric_adc.chapter2.disagreements import GROUPS, THESIS_TABLES
+
+    p = sub.add_parser(
+        "disagreements", help="pairs where BLiMP and the ADC, or two sets of models, disagree"
+    )
+    p.add_argument(
+        "scores", nargs="*", metavar="SCORES", help="LI-Adger scores files (one model each)"
+    )
+    p.add_argument("--thesis", action="store_true",
+                   help="add the thesis's 8 models (by name, e.g. bert-large-cased-cola; groups: "
+                   f"{', '.join(GROUPS)}) and use its pair file")  # fmt: skip
+    p.add_argument("--table", choices=[*THESIS_TABLES, "all"], default=None,
+                   help="one of the thesis's tables (implies --thesis)")  # fmt: skip
+    p.add_argument("--set", type=_names, default=None, metavar="NAMES",
+                   help="BLiMP against the ADC for these models (comma-separated; default: all)")  # fmt: skip
+    p.add_argument("--passes", type=_names, default=None, metavar="NAMES",
+                   help="models that all pass the ADC (with --fails)")  # fmt: skip
+    p.add_argument("--fails", type=_names, default=None, metavar="NAMES",
+                   help="models that all fail the ADC (with --passes)")  # fmt: skip
+    p.add_argument("--delta", type=positive_number, default=None,
+                   help="the ADC's δ (default 5 for BLiMP against the ADC, 0.5 for --passes/--fails, as in the thesis)")  # fmt: skip
+    p.add_argument(
+        "--show",
+        type=int_at_least(0),
+        default=10,
+        help="pairs printed per table (0: all; --json has all)",
+    )
+    p.add_argument("--sentences", action="store_true", help="list the shown pairs' sentences")
+    p.add_argument("--no-text-check", action="store_true",
+                   help="do not compare the scores files' texts with the dataset's")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run_disagreements)
+    return p
+
+
+def run_disagreements(args: argparse.Namespace) -> int:
+    """``disagreements``: the pairs of the selections asked for, as tables."""
+    from metric_adc.chapter2.disagreements import THESIS_TABLES, Selection, disagreements, expand
+    from metric_adc.chapter2.formatting import format_disagreements
+    from metric_adc.cli.common import li_adger_scores
+    from metric_adc.pairs import li_adger_pairs, model_deltas
+
+    thesis = args.thesis or args.table is not None
+    if (args.passes is None) != (args.fails is None):
+        raise ValueError("--passes and --fails go together")
+    if args.table is not None and (args.passes or args.set):
+        raise ValueError("--table chooses its own models: leave out --set, --passes and --fails")
+    files = [li_adger_scores(path, args, "SCORES") for path in args.scores]
+    if not files and not thesis:
+        raise ValueError("give scores files, --thesis or --table")
+    deltas: dict[str, object] = {}
+    if thesis:
+        from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table
+
+        pairs = thesis_pair_table()
+        deltas |= {m.name: md.delta for m, md in thesis_model_deltas(pairs)}
+    else:
+        pairs = li_adger_pairs()
+    for bs in files:
+        if bs.model in deltas:
+            raise ValueError(f"two models are named {bs.model!r} ({bs.path})")
+        deltas[bs.model] = model_deltas(bs.scores, pairs).delta
+    if args.table is not None:
+        chosen = THESIS_TABLES if args.table == "all" else {args.table: THESIS_TABLES[args.table]}
+        selections = [(f"Table {k}", s) for k, s in chosen.items()]
+    elif args.passes is not None:
+        d = 0.5 if args.delta is None else args.delta
+        selections = [("ADC", Selection(expand(args.passes), "adc", expand(args.fails), "adc", d))]
+    else:
+        d = 5.0 if args.delta is None else args.delta
+        group = expand(args.set) if args.set else tuple(deltas)
+        selections = [
+            ("BLiMP, not ADC", Selection(group, "blimp", group, "adc", d)),
+            ("ADC, not BLiMP", Selection(group, "adc", group, "blimp", d)),
+        ]
+    report = {
+        "pairs": "thesis" if thesis else "li_adger",
+        "tables": [{"title": t} | disagreements(pairs, deltas, s) for t, s in selections],
+    }
+    if args.json:
+        print(dump(report))
+        return 0
+    sentences = None
+    if args.sentences:
+        from metric_adc.family.items import items_of
+
+        units = items_of("li_adger").units
+        sentences = dict(zip(units["id"], units["sentence"], strict=True))
+    print(format_disagreements(report, show=args.show, sentences=sentences))
     return 0
