@@ -34,7 +34,11 @@ import warnings
 from collections.abc import Sequence
 
 from metric_adc.cli.ceiling import add_ceiling_parser
-from metric_adc.cli.chapter2 import add_acrobatic_parser, add_disagreements_parser
+from metric_adc.cli.chapter2 import (
+    add_acrobatic_parser,
+    add_disagreements_parser,
+    add_matrix_parser,
+)
 from metric_adc.cli.integrations import (
     add_from_harness_parser,
     add_harness_path_parser,
@@ -54,6 +58,7 @@ SUBCOMMANDS = {
     "ceiling": add_ceiling_parser,
     "acrobatic": add_acrobatic_parser,
     "disagreements": add_disagreements_parser,
+    "matrix": add_matrix_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
     "from-harness": add_from_harness_parser,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from li_adger.io.text_table import fmt, text_table
 
-__all__ = ["format_acrobatic", "format_disagreements"]
+__all__ = ["format_acrobatic", "format_disagreements", "format_matrix"]
 
 CURVE_POINTS = (1, 2, 5, 10, 20, 50, 100, 200)
 PHENOMENA_SHOWN = 10
@@ -134,4 +134,30 @@ def format_disagreements(
         if len(rows) < len(table["rows"]):
             lines.append(f"… {len(table['rows']) - len(rows):,} more (--show 0 lists all)")
         blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def format_matrix(report: Mapping) -> str:
+    """The ``matrix`` report as text: one table per level, rows and columns numbered.
+
+    Examples
+    --------
+    >>> r = {"levels": {"pairs": {"names": ["human", "m"], "matrix": [[1.0, 0.5], [0.5, 1.0]],
+    ...      "n": [[3, 3], [3, 3]]}}}
+    >>> print(format_matrix(r))
+    Pearson's r on pairs (Δh, Δlm)
+               (1)    (2)
+    (1) human  1.000  0.500
+    (2) m      0.500  1.000
+    """
+    titles = {"sentences": "sentences (judgement, z-score)", "pairs": "pairs (Δh, Δlm)"}
+    blocks = []
+    for level, m in report["levels"].items():
+        names = m["names"]
+        header = ["", *(f"({k + 1})" for k in range(len(names)))]
+        rows = [
+            [f"({k + 1}) {n}", *(fmt(v) for v in row)]
+            for k, (n, row) in enumerate(zip(names, m["matrix"], strict=True))
+        ]
+        blocks.append(f"Pearson's r on {titles[level]}\n" + text_table(header, rows))
     return "\n\n".join(blocks)

@@ -12,8 +12,10 @@ from metric_adc.cli.common import dump
 __all__ = [
     "add_acrobatic_parser",
     "add_disagreements_parser",
+    "add_matrix_parser",
     "run_acrobatic",
     "run_disagreements",
+    "run_matrix",
 ]
 
 
@@ -156,4 +158,52 @@ def run_disagreements(args: argparse.Namespace) -> int:
         units = items_of("li_adger").units
         sentences = dict(zip(units["id"], units["sentence"], strict=True))
     print(format_disagreements(report, show=args.show, sentences=sentences))
+    return 0
+
+
+def add_matrix_parser(sub) -> argparse.ArgumentParser:
+    """Register ``matrix`` on the subparsers ``sub``."""
+    p = sub.add_parser(
+        "matrix",
+        help="the correlation matrix over humans and every model (Figures 2-4, 2-6, 3-1, 3-3)",
+    )
+    p.add_argument("--with", dest="with_scores", nargs="+", metavar="SCORES", default=[],
+                   help="LI-Adger scores files beside the thesis's 8 models (on its pair file)")  # fmt: skip
+    p.add_argument("--level", choices=["sentences", "pairs", "both"], default="both",
+                   help="sentences (Figures 2-4, 3-1), pairs (Figures 2-6, 3-3) or both (default)")  # fmt: skip
+    p.add_argument("--no-text-check", action="store_true",
+                   help="do not compare the scores files' texts with the dataset's")  # fmt: skip
+    _plots_option(p)
+    p.set_defaults(func=run_matrix)
+    return p
+
+
+def run_matrix(args: argparse.Namespace) -> int:
+    """``matrix``: the thesis's models (and ``--with`` files) on its pair file."""
+    from metric_adc.chapter2.formatting import format_matrix
+    from metric_adc.chapter2.matrix import correlation_matrix, level_columns
+    from metric_adc.cli.common import li_adger_scores
+    from metric_adc.pairs import model_deltas
+    from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table
+
+    pairs = thesis_pair_table()
+    models = {m.name: md for m, md in thesis_model_deltas(pairs)}
+    for path in args.with_scores:
+        bs = li_adger_scores(path, args, "--with")
+        if bs.model in models:
+            raise ValueError(f"two models are named {bs.model!r} ({bs.path})")
+        models[bs.model] = model_deltas(bs.scores, pairs)
+    levels = ["sentences", "pairs"] if args.level == "both" else [args.level]
+    report = {
+        "pairs": "thesis",
+        "levels": {lv: correlation_matrix(level_columns(pairs, models, lv)) for lv in levels},
+    }
+    if args.plots:
+        from metric_adc.chapter2.plots import matrix_figure, save_figure
+
+        for lv, m in report["levels"].items():
+            fig = matrix_figure(m["names"], m["matrix"], title=f"Pearson's r on LI-Adger {lv}")
+            save_figure(fig, args.plots, f"matrix-{lv}")
+        print(f"wrote {len(levels)} plots to {args.plots}", file=sys.stderr)
+    print(dump(report) if args.json else format_matrix(report))
     return 0
