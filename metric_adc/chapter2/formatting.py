@@ -6,7 +6,13 @@ from collections.abc import Mapping
 
 from li_adger.io.text_table import fmt, text_table
 
-__all__ = ["format_acrobatic", "format_disagreements", "format_matrix"]
+__all__ = [
+    "format_acrobatic",
+    "format_disagreements",
+    "format_features",
+    "format_matrix",
+    "format_table_2_1",
+]
 
 CURVE_POINTS = (1, 2, 5, 10, 20, 50, 100, 200)
 PHENOMENA_SHOWN = 10
@@ -160,4 +166,95 @@ def format_matrix(report: Mapping) -> str:
             for k, (n, row) in enumerate(zip(names, m["matrix"], strict=True))
         ]
         blocks.append(f"Pearson's r on {titles[level]}\n" + text_table(header, rows))
+    return "\n\n".join(blocks)
+
+
+def _mean_sd(s: Mapping) -> str:
+    return f"{fmt(s['mean'])} ({fmt(s['sd'])})"
+
+
+def format_table_2_1(report: Mapping) -> str:
+    """The ``table-2.1`` report as text: the runs' rows, the thesis's reference rows, and the
+    CoLA column of Table 2.2 from the same restarts.
+
+    Examples
+    --------
+    >>> s = {"mean": 0.5, "sd": 0.01, "max": 0.52, "ensemble": 0.51}
+    >>> r = {"rows": [{"model": "m", "restart_kind": "restarts", "n_restarts": 3,
+    ...      "thesis_cola_test": s, "cola_out_of_domain_dev": s,
+    ...      "table_2_2": {"seed": 1, "cola_test": 0.52, "li_adger_expert": 0.4}}],
+    ...      "references": [], "table_2_2_references": []}
+    >>> print(format_table_2_1(r).splitlines()[2])
+    m      restarts         3  0.500 (0.010)  0.520     0.510  0.500 (0.010)  0.520     0.510
+    """
+    head = [
+        "model",
+        "kind",
+        "restarts",
+        "test mean (sd)",
+        "max",
+        "ensemble",
+        "OOD dev mean (sd)",
+        "max",
+        "ensemble",
+    ]
+    rows = []
+    for r in report["rows"]:
+        t, d = r["thesis_cola_test"], r["cola_out_of_domain_dev"]
+        rows.append([r["model"], r["restart_kind"], str(r["n_restarts"]), _mean_sd(t), fmt(t["max"]),
+                     fmt(t["ensemble"]), _mean_sd(d), fmt(d["max"]), fmt(d["ensemble"])])  # fmt: skip
+    lines = ["Table 2.1: MCC over restarts on the thesis's CoLA test set and CoLA's out-of-domain dev set",
+             text_table(head, rows)]  # fmt: skip
+    if report["references"]:
+        ref = [[r["model"], fmt(r["mean"]) + (f" ({fmt(r['sd'])})" if r["sd"] is not None else " (n/a)"),
+                fmt(r["max"]), fmt(r["ensemble"]), r["authors"]] for r in report["references"]]  # fmt: skip
+        lines += ["", "reference rows (the thesis's Table 2.1, CoLA test set):",
+                  text_table(["model", "mean (sd)", "max", "ensemble", "authors"], ref)]  # fmt: skip
+    best = [[r["model"], str(r["table_2_2"]["seed"]), fmt(r["table_2_2"]["cola_test"]),
+             fmt(r["table_2_2"].get("li_adger_expert")), fmt(r["table_2_2"].get("li_adger_thesis_label"))]
+            for r in report["rows"]]  # fmt: skip
+    best += [[f"{r['model']} (thesis)", "", fmt(r["cola_test"]), "", fmt(r["li_adger"])]
+             for r in report["table_2_2_references"]]  # fmt: skip
+    lines += ["", "Table 2.2, the restart of highest MCC on the CoLA test set:",
+              text_table(["model", "seed", "CoLA test", "LI-Adger (expert)", "LI-Adger (thesis label)"], best)]  # fmt: skip
+    return "\n".join(lines)
+
+
+def format_features(report: Mapping) -> str:
+    """The ``cola-features`` report as text: per level, one row per feature, one column per
+    model (mean over restarts [min, max]), and the dashed line.
+
+    Examples
+    --------
+    >>> r = {"dashed": {"m": 0.5}, "levels": {"major": [{"model": "m", "feature": "Simple",
+    ...      "n_sentences": 3, "mean": 0.2, "min": 0.1, "max": 0.3}]}}
+    >>> print(format_features(r))
+    MCC on the CoLA analysis set by major feature (mean over restarts [min, max])
+    feature   sentences                    m
+    Simple            3  0.200 [0.100, 0.300]
+    mean MCC on the thesis's CoLA test set (the dashed line): m 0.500
+    """
+    blocks = []
+    for level, rows in report["levels"].items():
+        models = list(dict.fromkeys(r["model"] for r in rows))
+        by = {(r["model"], r["feature"]): r for r in rows}
+        features = list(dict.fromkeys(r["feature"] for r in rows))
+        body = []
+        for f in features:
+            cells = []
+            for m in models:
+                c = by[(m, f)]
+                cells.append(
+                    "—"
+                    if c["mean"] is None
+                    else f"{fmt(c['mean'])} [{fmt(c['min'])}, {fmt(c['max'])}]"
+                )
+            body.append([f, str(by[(models[0], f)]["n_sentences"]), *cells])
+        table = text_table(["feature", "sentences", *models], body)
+        line = "mean MCC on the thesis's CoLA test set (the dashed line): " + ", ".join(
+            f"{m} {fmt(report['dashed'].get(m))}" for m in models
+        )
+        blocks.append(
+            f"MCC on the CoLA analysis set by {level} feature (mean over restarts [min, max])\n{table}\n{line}"
+        )
     return "\n\n".join(blocks)

@@ -11,11 +11,15 @@ from metric_adc.cli.common import dump
 
 __all__ = [
     "add_acrobatic_parser",
+    "add_cola_features_parser",
     "add_disagreements_parser",
     "add_matrix_parser",
+    "add_table_2_1_parser",
     "run_acrobatic",
+    "run_cola_features",
     "run_disagreements",
     "run_matrix",
+    "run_table_2_1",
 ]
 
 
@@ -206,4 +210,88 @@ def run_matrix(args: argparse.Namespace) -> int:
             save_figure(fig, args.plots, f"matrix-{lv}")
         print(f"wrote {len(levels)} plots to {args.plots}", file=sys.stderr)
     print(dump(report) if args.json else format_matrix(report))
+    return 0
+
+
+def add_table_2_1_parser(sub) -> argparse.ArgumentParser:
+    """Register ``table-2.1`` on the subparsers ``sub``."""
+    p = sub.add_parser(
+        "table-2.1", help="MCC over restarts of fine-tuning runs (the thesis's Table 2.1)"
+    )
+    p.add_argument(
+        "runs", nargs="+", metavar="RUN", help="run folders (python -m baselines finetune)"
+    )
+    p.add_argument("--no-references", action="store_true", help="leave the thesis's rows out")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=run_table_2_1)
+    return p
+
+
+def _li_adger_labels() -> dict[str, dict[str, bool]]:
+    from metric_adc.family.items import items_of
+    from metric_adc.thesis.outputs import load_thesis_labels
+
+    labels = items_of("li_adger").labels
+    expert = dict(zip(labels["id"], labels["label"].astype(bool), strict=True))
+    return {"expert": expert, "thesis_label": load_thesis_labels()}
+
+
+def run_table_2_1(args: argparse.Namespace) -> int:
+    """``table-2.1``: one row per run, then the thesis's reference rows."""
+    from metric_adc.chapter2.formatting import format_table_2_1
+    from metric_adc.chapter2.restarts import REFERENCE_ROWS, TABLE_2_2_ROWS, table_2_1_row
+    from metric_adc.chapter2.runs import read_run
+
+    labels = _li_adger_labels()
+    rows = [table_2_1_row(read_run(path), labels) for path in args.runs]
+    report = {
+        "rows": rows,
+        "references": [] if args.no_references else list(REFERENCE_ROWS),
+        "table_2_2_references": [] if args.no_references else list(TABLE_2_2_ROWS),
+    }
+    print(dump(report) if args.json else format_table_2_1(report))
+    return 0
+
+
+def add_cola_features_parser(sub) -> argparse.ArgumentParser:
+    """Register ``cola-features`` on the subparsers ``sub``."""
+    p = sub.add_parser(
+        "cola-features", help="MCC by feature of the CoLA analysis set (Figures 2-1, 2-2)"
+    )
+    p.add_argument(
+        "runs", nargs="+", metavar="RUN", help="run folders (python -m baselines finetune)"
+    )
+    p.add_argument("--level", choices=["major", "minor", "both"], default="both",
+                   help="major features (Figure 2-1), minor (Figure 2-2) or both (default)")  # fmt: skip
+    _plots_option(p)
+    p.set_defaults(func=run_cola_features)
+    return p
+
+
+def run_cola_features(args: argparse.Namespace) -> int:
+    """``cola-features``: per level, one row per feature and run."""
+    from metric_adc.chapter2.features import dashed_line, feature_rows
+    from metric_adc.chapter2.formatting import format_features
+    from metric_adc.chapter2.runs import read_run
+
+    runs = [read_run(path) for path in args.runs]
+    names = [r.name for r in runs]
+    if len(set(names)) < len(names):
+        raise ValueError(f"two run folders have the same name ({names}): rename one")
+    levels = ["major", "minor"] if args.level == "both" else [args.level]
+    report = {
+        "dashed": {r.name: dashed_line(r) for r in runs},
+        "levels": {lv: [row for r in runs for row in feature_rows(r, lv)] for lv in levels},
+    }
+    if args.plots:
+        from metric_adc.chapter2.plots import features_figure, save_figure
+
+        for lv, rows in report["levels"].items():
+            save_figure(
+                features_figure(rows, level=lv, dashed=report["dashed"]),
+                args.plots,
+                f"cola-features-{lv}",
+            )
+        print(f"wrote {len(levels)} plots to {args.plots}", file=sys.stderr)
+    print(dump(report) if args.json else format_features(report))
     return 0
