@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metric_adc.report.plots import _figure, _save
+from metric_adc.report.plots import pyplot, save_png
 
 __all__ = ["acrobatic_figure", "features_figure", "matrix_figure", "plot_acrobatic", "save_figure"]
 
@@ -35,7 +35,7 @@ def acrobatic_figure(report: Mapping):
     >>> [len(ax.lines) for ax in fig.axes]
     [4, 4]
     """
-    plt = _figure()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     k = np.arange(1, len(report["curve"]["acrobatic"]) + 1)
     for ax, key, title in zip(
@@ -63,7 +63,7 @@ def plot_acrobatic(report: Mapping, out_dir: str | os.PathLike) -> list[Path]:
     """Write :func:`acrobatic_figure` as ``acrobatic-<name>.png`` into ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return [_save(acrobatic_figure(report), out / f"acrobatic-{_slug(report['name'])}.png")]
+    return [save_png(acrobatic_figure(report), out / f"acrobatic-{_slug(report['name'])}.png")]
 
 
 def features_figure(rows: Sequence[Mapping], *, level: str, dashed: Mapping[str, float]):
@@ -80,7 +80,7 @@ def features_figure(rows: Sequence[Mapping], *, level: str, dashed: Mapping[str,
     >>> len(fig.axes[0].patches), len(fig.axes[0].lines) >= 1
     (2, True)
     """
-    plt = _figure()
+    plt = pyplot()
     models = list(dict.fromkeys(r["model"] for r in rows))
     features = list(dict.fromkeys(r["feature"] for r in rows))
     by = {(r["model"], r["feature"]): r for r in rows}
@@ -114,7 +114,7 @@ def matrix_figure(names: Sequence[str], matrix: Sequence[Sequence[float | None]]
     >>> len(fig.axes[0].texts)
     4
     """
-    plt = _figure()
+    plt = pyplot()
     values = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
     n = len(names)
     fig, ax = plt.subplots(figsize=(1.0 + 0.8 * n, 0.8 + 0.7 * n))
@@ -134,4 +134,4 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
     """Write ``fig`` as ``<name>.png`` (name made file-safe) into ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return _save(fig, out / f"{_slug(name)}.png")
+    return save_png(fig, out / f"{_slug(name)}.png")
