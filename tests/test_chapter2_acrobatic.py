@@ -8,10 +8,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from li_adger.io.readers import InputFileError
 from li_adger.sources import source_file
 from metric_adc.__main__ import main
+from metric_adc.chapter2.acrobatic import acrobatic_curve, acrobatic_mask, flip_counts
 from metric_adc.chapter2.orders import acrobatic_report, run_study
 from metric_adc.chapter2.runs import read_run
 from metric_adc.chapter2.stability import large_cased_acrobatic, thesis_study
@@ -108,3 +112,16 @@ def test_refusals(tmp_path, capsys):
         match=rf"restart-0.jsonl line 3 \(id '{ids[1]}'\): 'p_acceptable' must be in \[0, 1\]",
     ):
         read_run(tmp_path / "r")
+
+
+@given(arrays(np.bool_, st.tuples(st.integers(1, 12), st.integers(1, 8))))
+def test_curve_invariances(p):
+    """The curve never falls, ends at the acrobatic share, ignores the sentences' order, and
+    its end ignores the orders' order; flips are zero exactly for unathletic sentences."""
+    curve = acrobatic_curve(p)
+    assert curve[0] == 0 and np.all(np.diff(curve) >= 0)
+    assert curve[-1] == acrobatic_mask(p).mean()
+    assert np.array_equal(acrobatic_curve(p[::-1]), curve)
+    assert acrobatic_curve(p[:, ::-1])[-1] == curve[-1]
+    assert np.array_equal(flip_counts(p) > 0, acrobatic_mask(p))
+    assert np.all(flip_counts(p, cyclic=True) >= flip_counts(p))
