@@ -61,6 +61,12 @@ def format_acrobatic(report: Mapping) -> str:
         f"majority-class baseline: accuracy {_pct(base['accuracy_expert'])} (expert labels), "
         f"{_pct(base['accuracy_thesis_label'])} (the thesis's label column); MCC 0",
     ]
+    training = report.get("training")
+    if training and training["train_seconds"] is not None:
+        lines.append(
+            f"training: {training['restarts']} orders, {training['train_seconds'] / 60:.1f} min in all "
+            f"({training['train_seconds'] / training['restarts']:.0f} s each) on {', '.join(training['machines']) or '?'}"
+        )
     if "thesis_num_flips_is_cyclic" in report:
         lines.append(
             "the file's num_flips = flips counted cyclically (last order back to the first): "

@@ -69,7 +69,7 @@ def run_study(run: Run) -> OrderStudy:
     predictions = np.column_stack([r.predictions(LI_ADGER_SET, ids) for r in run.restarts])
     p = np.column_stack([[r.sets[LI_ADGER_SET][i].p_acceptable for i in ids] for r in run.restarts])
     orders = [f"data_seed {r.data_seed}" for r in run.restarts]
-    return OrderStudy(run.name, ids, orders, predictions, p)
+    return OrderStudy(run.name, ids, orders, predictions, p, run.training())
 
 
 def spread(values: ArrayLike) -> dict[str, float]:
@@ -173,6 +173,7 @@ def acrobatic_report(
             if m
         ],
         "criteria": None if study.p_acceptable is None else _criteria(study),
+        "training": study.training,
     }
     if is_thesis:
         cyclic = acro.flip_counts(study.predictions, cyclic=True)

@@ -45,13 +45,15 @@ class Prediction:
 @dataclass(frozen=True)
 class Restart:
     """One finished restart: its seeds and its predictions, set → id → :class:`Prediction`
-    (ids in file order)."""
+    (ids in file order); its training time and machine when the metadata gives them."""
 
     seed: int
     data_seed: int
     init_seed: int
     restart_kind: str
     sets: dict[str, dict[str, Prediction]]
+    train_seconds: float | None = None
+    machine: str | None = None
 
     def predictions(self, set_name: str, ids: list[str]) -> np.ndarray:
         """The predicted labels (bool) of ``ids`` in ``set_name``; a missing id raises.
@@ -87,6 +89,23 @@ class Run:
     restart_kind: str
     spec: dict
     restarts: list[Restart]
+
+    def training(self) -> dict:
+        """The restarts' count, total training seconds (``None`` if a restart lacks them) and
+        machines.
+
+        Examples
+        --------
+        >>> r = Restart(0, 0, 0, "orders", {}, 90.5, "cpu")
+        >>> Run(Path("r"), "r", "orders", {}, [r, r]).training()
+        {'restarts': 2, 'train_seconds': 181.0, 'machines': ['cpu']}
+        """
+        seconds = [r.train_seconds for r in self.restarts]
+        return {
+            "restarts": len(self.restarts),
+            "train_seconds": None if None in seconds else float(sum(seconds)),
+            "machines": sorted({r.machine for r in self.restarts if r.machine}),
+        }
 
     def set_ids(self, set_name: str) -> list[str]:
         """The ids of ``set_name`` every restart predicted, in the first restart's order."""
@@ -146,12 +165,16 @@ def _read_restart(path: Path) -> Restart:
                 f"{path} line {lineno}: id {item!r} of set {set_name!r} appears twice"
             )
         sets[set_name][item] = prediction
+    seconds = meta.get("train_seconds")
+    machine = meta.get("machine")
     return Restart(
         seed,
         _int(meta.get("data_seed", seed), where, "data_seed"),
         _int(meta.get("init_seed", seed), where, "init_seed"),
         kind,
         sets,
+        None if seconds is None else as_number(seconds, where, "train_seconds"),
+        None if machine is None else as_text(machine, where, "machine"),
     )
 
 

@@ -36,13 +36,15 @@ class OrderStudy:
     """Predictions of one initialisation over training orders: ``predictions[i, k]`` is
     sentence ``ids[i]``'s label (True = acceptable) after order ``orders[k]``.
     ``p_acceptable`` holds the probabilities when the source has them (a run), else ``None``
-    (the thesis's file holds labels only)."""
+    (the thesis's file holds labels only); ``training`` a run's training time and machines
+    (:meth:`metric_adc.chapter2.runs.Run.training`)."""
 
     name: str
     ids: list[str]
     orders: list[str]
     predictions: np.ndarray
     p_acceptable: np.ndarray | None = None
+    training: dict | None = None
 
 
 @dataclass(frozen=True)
