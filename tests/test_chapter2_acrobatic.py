@@ -125,3 +125,14 @@ def test_curve_invariances(p):
     assert acrobatic_curve(p[:, ::-1])[-1] == curve[-1]
     assert np.array_equal(flip_counts(p) > 0, acrobatic_mask(p))
     assert np.all(flip_counts(p, cyclic=True) >= flip_counts(p))
+
+
+def test_the_command_on_a_run_prints_and_plots(tmp_path, capsys):
+    ids = _li_adger_ids()
+    write_run(tmp_path / "orders", kind="orders", seeds=[0, 1, 2], sets={"li_adger": (ids, [None] * len(ids))},
+              rng=np.random.default_rng(4))  # fmt: skip
+    assert main(["acrobatic", str(tmp_path / "orders"), "--plots", str(tmp_path / "plots")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Acrobatic sentences: orders, 3 training orders of one initialisation")
+    assert "training: 3 orders" in out and "adc_0.5 over orders" in out
+    assert [p.name for p in (tmp_path / "plots").iterdir()] == ["acrobatic-orders.png"]

@@ -116,3 +116,11 @@ def test_a_set_left_out(tmp_path, capsys):
         "restart 0 has no prediction for 516 item(s) of 'cola_out_of_domain_dev'"
         in capsys.readouterr().err
     )
+
+
+def test_table_2_1_text(run, capsys):
+    folder, _ = run
+    assert main(["table-2.1", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[2].startswith("tiny")
+    assert "BERT large-cased    0.574 (0.026)  0.613     0.588" in out  # the thesis's printed row
