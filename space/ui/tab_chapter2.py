@@ -11,6 +11,7 @@ import pandas as pd
 
 from metric_adc.chapter2.formatting import format_acrobatic
 from metric_adc.chapter2.plots import acrobatic_figure, features_figure
+from metric_adc.family.items import items_of
 from space.data.chapter2 import read_chapter2
 from space.data.dataset import pair_units
 from space.data.space_data import SpaceData
@@ -46,16 +47,20 @@ def acrobatic_view(data: SpaceData, report: dict | None):
             "No study of training orders is shipped.",
             pd.DataFrame(columns=SENTENCE_COLUMNS),
         )
+    # the app's pairs hold the sentences of its pairs; the 56 sentences in no evaluable pair
+    # come from the package's build of the dataset
+    items = items_of("li_adger")
+    text = dict(zip(items.units["id"], items.units["sentence"], strict=True))
     units = pair_units(data.frame)
-    text = dict(zip(units["id"], units["sentence"], strict=True))
-    phenomenon = dict(zip(data.frame["good_id"], data.frame["phenomenon"], strict=True)) | dict(
-        zip(data.frame["bad_id"], data.frame["phenomenon"], strict=True)
-    )
+    text |= dict(zip(units["id"], units["sentence"], strict=True))
+    phenomenon = dict(zip(items.labels["id"], items.labels["phenomenon"], strict=True))
+    acceptable = dict(zip(items.labels["id"], items.labels["label"].astype(bool), strict=True))
+    acceptable |= data.acceptable
     rows = [
         [
             f["id"],
             f["flips"],
-            data.acceptable.get(f["id"]),
+            acceptable.get(f["id"]),
             phenomenon.get(f["id"], "—"),
             text.get(f["id"], "—"),
         ]
