@@ -22,6 +22,7 @@ from metric_adc import classification
 __all__ = [
     "acrobatic_curve",
     "acrobatic_mask",
+    "degenerate_orders",
     "flip_counts",
     "jaccard",
     "majority_accuracy",
@@ -85,6 +86,19 @@ def flip_counts(predictions: ArrayLike, *, cyclic: bool = False) -> np.ndarray:
     if cyclic:
         changes = changes + (p[:, 0] != p[:, -1])
     return changes.astype(int)
+
+
+def degenerate_orders(predictions: ArrayLike) -> int:
+    """How many orders (columns) predict one class for every sentence (their MCC is 0: W&B
+    2019's "degenerate" restarts).
+
+    Examples
+    --------
+    >>> degenerate_orders([[1, 1, 0], [1, 0, 0]])
+    2
+    """
+    p = _matrix(predictions)
+    return int(np.sum(p.all(axis=0) | ~p.any(axis=0)))
 
 
 def mcc_per_order(predictions: ArrayLike, labels: ArrayLike) -> np.ndarray:

@@ -31,7 +31,7 @@ def format_acrobatic(report: Mapping) -> str:
 
     Examples
     --------
-    >>> r = {"name": "toy", "n_sentences": 4, "n_orders": 2, "n_acrobatic": 1,
+    >>> r = {"name": "toy", "n_sentences": 4, "n_orders": 2, "n_acrobatic": 1, "n_degenerate_orders": 0,
     ...      "share_acrobatic": 0.25, "curve": {"acrobatic": [0.0, 0.25]},
     ...      "mcc_expert": {"mean": 0.5, "sd": 0.0, "min": 0.5, "max": 0.5},
     ...      "mcc_thesis_label": {"mean": 0.4, "sd": 0.0, "min": 0.4, "max": 0.4},
@@ -61,6 +61,11 @@ def format_acrobatic(report: Mapping) -> str:
         f"majority-class baseline: accuracy {_pct(base['accuracy_expert'])} (expert labels), "
         f"{_pct(base['accuracy_thesis_label'])} (the thesis's label column); MCC 0",
     ]
+    if report["n_degenerate_orders"]:
+        lines.append(
+            f"degenerate: {report['n_degenerate_orders']} of {report['n_orders']} orders predict "
+            "one class for every sentence (MCC 0)"
+        )
     training = report.get("training")
     if training and training["train_seconds"] is not None:
         lines.append(
@@ -211,6 +216,12 @@ def format_table_2_1(report: Mapping) -> str:
                      fmt(t["ensemble"]), _mean_sd(d), fmt(d["max"]), fmt(d["ensemble"])])  # fmt: skip
     lines = ["Table 2.1: MCC over restarts on the thesis's CoLA test set and CoLA's out-of-domain dev set",
              text_table(head, rows)]  # fmt: skip
+    lines += [
+        f"{r['model']}: {r['thesis_cola_test']['n_degenerate']} of {r['n_restarts']} restarts predict one "
+        "class for every sentence of the CoLA test set (MCC 0: degenerate, as W&B 2019 call them)"
+        for r in report["rows"]
+        if r["thesis_cola_test"].get("n_degenerate")
+    ]
     if report["references"]:
         ref = [[r["model"], fmt(r["mean"]) + (f" ({fmt(r['sd'])})" if r["sd"] is not None else " (n/a)"),
                 fmt(r["max"]), fmt(r["ensemble"]), r["authors"]] for r in report["references"]]  # fmt: skip

@@ -157,6 +157,7 @@ def acrobatic_report(
         "n_orders": len(study.orders),
         "orders": study.orders,
         "n_acrobatic": int(mask.sum()),
+        "n_degenerate_orders": acro.degenerate_orders(study.predictions),
         "share_acrobatic": float(mask.mean()),
         "curve": {"acrobatic": curve.tolist(), "unathletic": (1.0 - curve).tolist()},
         "mcc_expert": spread(mcc_expert) | {"per_order": mcc_expert.tolist()},

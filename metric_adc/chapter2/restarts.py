@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from metric_adc import classification
+from metric_adc.chapter2.acrobatic import degenerate_orders
 from metric_adc.chapter2.cola_sets import gold_labels
 from metric_adc.chapter2.orders import spread
 from metric_adc.chapter2.runs import Run
@@ -100,6 +101,7 @@ def _set_summary(run: Run, set_name: str) -> dict:
     mccs = [classification.mcc(gold, p[:, k]) for k in range(p.shape[1])]
     return spread(mccs) | {
         "ensemble": classification.mcc(gold, majority_vote(p)),
+        "n_degenerate": degenerate_orders(p),
         "per_restart": mccs,
         "n_items": len(gold),
     }
