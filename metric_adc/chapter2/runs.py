@@ -1,7 +1,9 @@
 """A fine-tuning run folder, read: ``run.json`` and one ``restart-<seed>.jsonl`` per finished
 restart (the format of ``python -m baselines finetune``, docs/chapter2.md).
 
-Dot-prefixed and ``*.tmp`` files are unfinished restarts and are skipped. Every record is
+The writer is ``baselines.finetune.runs``; the metric never imports ``baselines`` (the
+packages' layers), so it reads the format here. Dot-prefixed and ``*.tmp`` files are
+unfinished restarts and are skipped. Every record is
 checked; bad input raises :class:`~li_adger.io.readers.InputFileError` naming the file, the
 line, the id and the field.
 """
