@@ -1,4 +1,4 @@
-"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,push,harness-path,from-harness} ...``.
+"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,acrobatic,disagreements,matrix,table-2.1,cola-features,push,harness-path,from-harness} ...``.
 
 - ``report SCORES`` — evaluate a scores file on its benchmark (the metadata's ``dataset``;
   LI-Adger without one): on LI-Adger the ADC row, the analyses (δ sweep, breakdowns,
@@ -12,6 +12,11 @@
 - ``table-2.2`` — the thesis's Table 2.2, its CoLA classifiers' MCC on LI-Adger, against the
   expert labels and against the thesis's own label column.
 - ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.cli.ceiling`).
+- ``acrobatic``, ``disagreements``, ``matrix``, ``table-2.1``, ``cola-features`` — the thesis's
+  Chapter 2 for any classifier: the acrobatic sentences of a run of training orders, the pairs
+  where BLiMP and the ADC (or two sets of models) disagree, the correlation matrix over humans
+  and models, MCC over restarts and by feature of CoLA's analysis set
+  (:mod:`metric_adc.cli.chapter2`, docs/chapter2.md).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space; ``harness-path`` — the
   lm-evaluation-harness task folder; ``from-harness RUN --out FILE`` — a harness run's
   ``li_adger_adc`` samples as a scores file (:mod:`metric_adc.cli.integrations`).
@@ -34,6 +39,13 @@ import warnings
 from collections.abc import Sequence
 
 from metric_adc.cli.ceiling import add_ceiling_parser
+from metric_adc.cli.chapter2 import (
+    add_acrobatic_parser,
+    add_cola_features_parser,
+    add_disagreements_parser,
+    add_matrix_parser,
+    add_table_2_1_parser,
+)
 from metric_adc.cli.integrations import (
     add_from_harness_parser,
     add_harness_path_parser,
@@ -51,6 +63,11 @@ SUBCOMMANDS = {
     "summary": add_summary_parser,
     "table-2.2": add_table_2_2_parser,
     "ceiling": add_ceiling_parser,
+    "acrobatic": add_acrobatic_parser,
+    "disagreements": add_disagreements_parser,
+    "matrix": add_matrix_parser,
+    "table-2.1": add_table_2_1_parser,
+    "cola-features": add_cola_features_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
     "from-harness": add_from_harness_parser,

@@ -25,12 +25,15 @@ __all__ = [
     "plot_groups",
     "plot_phenomena",
     "plot_sentences",
+    "pyplot",
+    "save_png",
     "sentences_figure",
     "write_plots",
 ]
 
 
-def _figure():
+def pyplot():
+    """``matplotlib.pyplot`` on the Agg backend (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -39,12 +42,13 @@ def _figure():
     return plt
 
 
-def _save(fig, path: Path) -> Path:
+def save_png(fig, path: Path) -> Path:
+    """Write ``fig`` to ``path`` as PNG, atomically, and close it."""
     try:
         with atomic_path(path) as tmp:
             fig.savefig(tmp, dpi=110, bbox_inches="tight")
     finally:
-        _figure().close(fig)
+        pyplot().close(fig)
     return Path(path)
 
 
@@ -58,9 +62,9 @@ def sentences_figure(model_z: Sequence[float], human: Sequence[float], *, title:
     >>> ax = fig.axes[0]
     >>> len(ax.collections[0].get_offsets()), ax.get_title()
     (3, 'toy: sentences (Pearson r = 0.994)')
-    >>> _figure().close(fig)
+    >>> pyplot().close(fig)
     """
-    plt = _figure()
+    plt = pyplot()
     x, y = np.asarray(model_z, float), np.asarray(human, float)
     fig, ax = plt.subplots(figsize=(5, 5))
     ax.scatter(x, y, s=6, alpha=0.4, color="#3366aa")
@@ -72,7 +76,7 @@ def sentences_figure(model_z: Sequence[float], human: Sequence[float], *, title:
 
 def plot_sentences(model_z: Sequence[float], human: Sequence[float], path: Path, *, title: str):
     """:func:`sentences_figure`, written to ``path``."""
-    return _save(sentences_figure(model_z, human, title=title), path)
+    return save_png(sentences_figure(model_z, human, title=title), path)
 
 
 def deltas_figure(
@@ -88,9 +92,9 @@ def deltas_figure(
     >>> fig = deltas_figure([1.0, -0.5, 0.4], [1.2, 0.8, float("nan")], delta=1.0, title="t")
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     ['|Δh − Δlm| < 1', 'pass (0.500)', 'fail']
-    >>> _figure().close(fig)
+    >>> pyplot().close(fig)
     """
-    plt = _figure()
+    plt = pyplot()
     m, h = np.asarray(model_delta, float), np.asarray(human_delta, float)
     keep = ~np.isnan(h)
     m, h = m[keep], h[keep]
@@ -115,7 +119,7 @@ def plot_deltas(
     title: str,
 ):  # fmt: skip
     """:func:`deltas_figure`, written to ``path``."""
-    return _save(deltas_figure(model_delta, human_delta, delta=delta, title=title), path)
+    return save_png(deltas_figure(model_delta, human_delta, delta=delta, title=title), path)
 
 
 def curves_figure(sweeps: Mapping[str, Mapping], *, title: str = "ADC(δ)"):
@@ -132,9 +136,9 @@ def curves_figure(sweeps: Mapping[str, Mapping], *, title: str = "ADC(δ)"):
     >>> curve, sign = fig.axes[0].lines
     >>> [round(float(y), 3) for y in curve.get_ydata()], curve.get_label(), sign.get_ydata()
     ([0.333, 0.333, 0.667], 'toy (area 0.483)', [0.6666666666666666, 0.6666666666666666])
-    >>> _figure().close(fig)
+    >>> pyplot().close(fig)
     """
-    plt = _figure()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, s in sweeps.items():
         ax.plot(s["deltas"], s["adc"], label=f"{name} (area {s['auc']:.3f})")
@@ -146,7 +150,7 @@ def curves_figure(sweeps: Mapping[str, Mapping], *, title: str = "ADC(δ)"):
 
 def plot_adc_curves(sweeps: Mapping[str, Mapping], path: Path, *, title: str = "ADC(δ)"):
     """:func:`curves_figure`, written to ``path``."""
-    return _save(curves_figure(sweeps, title=title), path)
+    return save_png(curves_figure(sweeps, title=title), path)
 
 
 PHENOMENA_SHOWN: int = 15
@@ -178,7 +182,7 @@ def plot_phenomena(
     """
     if shown < 1:
         raise ValueError(f"'shown' must be >= 1 (got {shown!r})")
-    plt = _figure()
+    plt = pyplot()
     key = core.delta_key(delta)
     names = [n for n, r in by_group.items() if r["n_pairs"]]
     names.sort(key=lambda n: (by_group[n]["adc"][key] or 0.0, n))
@@ -202,7 +206,7 @@ def plot_phenomena(
     ax.set(xlim=(0, 1), xlabel="share of pairs passing (pairs per group in brackets)")
     ax.set_title(f"{title}: {scope}", pad=24)
     ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def write_plots(
@@ -271,7 +275,7 @@ def plot_groups(
     >>> p.name
     'g.png'
     """
-    plt = _figure()
+    plt = pyplot()
     y = np.arange(len(levels))[::-1]
     v = np.array([np.nan if x is None else x for x in values], dtype=float)
     fig, ax = plt.subplots(figsize=(7, max(2.5, 0.24 * len(levels) + 1.4)))
@@ -292,7 +296,7 @@ def plot_groups(
     legend_rows = -(-(1 + len(references or {})) // 4)
     ax.set_title(title, pad=10 + 12 * legend_rows)
     ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def plot_benchmark(report: Mapping, out_dir: str | os.PathLike) -> list[Path]:

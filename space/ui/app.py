@@ -23,6 +23,7 @@ from li_adger.benchmarks.spec import BIBLIOGRAPHY
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
 from space.ui.standards import PHONE_CSS, SETTLE_JS, tabs
+from space.ui.tab_chapter2 import chapter2_tab
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
@@ -112,6 +113,8 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
                 if bench in data.benchmarks:
                     with gr.Tab(TITLES[bench], id=bench):
                         family_tab(data, bench, uploads, demo)
+            with gr.Tab("Fine-tuned classifiers (thesis ch. 2)", id="chapter2"):
+                chapter2_tab(data)
             with gr.Tab("Evaluate your scores", id="upload"):
                 upload_tab(data, uploads, delta, login=login)
         with gr.Accordion("Cite", open=False, elem_id="cite"):
