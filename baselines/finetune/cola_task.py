@@ -30,7 +30,7 @@ import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from baselines.finetune.tasks import EvalItem, Example
+from baselines.finetune.items import EvalItem, Example
 from li_adger.benchmarks.tsv import SourceFormatError
 
 if TYPE_CHECKING:

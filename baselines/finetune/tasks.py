@@ -19,29 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from baselines.finetune.items import EvalItem, Example
 
 if TYPE_CHECKING:
     from baselines.finetune.spec import FinetuneSpec
 
 __all__ = ["EvalItem", "Example", "Task", "get_task", "register_task", "task_names"]
-
-
-class Example(NamedTuple):
-    """One training sentence and its label (1 acceptable, 0 unacceptable)."""
-
-    text: str
-    label: int
-
-
-@dataclass(frozen=True)
-class EvalItem:
-    """One sentence to predict: its id in its set, its text and its gold label (``None`` when the
-    set has none here, e.g. LI-Adger, whose labels the metric takes from the dataset)."""
-
-    id: str
-    text: str
-    gold: int | None
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,7 @@ def finetune_once(
     from transformers import (
         AutoModelForSequenceClassification,
         AutoTokenizer,
+        PrinterCallback,
         Trainer,
         TrainingArguments,
         set_seed,
@@ -245,6 +246,8 @@ def finetune_once(
             data_collator=_collator(tokenizer, spec),
             callbacks=list(callbacks),
         )
+        if not progress:  # no per-run lines of figures either
+            trainer.remove_callback(PrinterCallback)
         started = time.perf_counter()
         output = trainer.train()
         seconds = time.perf_counter() - started
