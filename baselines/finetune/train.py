@@ -232,7 +232,7 @@ def finetune_once(
             use_cpu=device.type == "cpu",
             save_strategy="no",
             eval_strategy="no",
-            logging_strategy="no",
+            logging_strategy="epoch",
             report_to="none",
             disable_tqdm=not progress,
             dataloader_num_workers=0,
@@ -253,14 +253,13 @@ def finetune_once(
         seconds = time.perf_counter() - started
     model = trainer.model
     dtype = torch.bfloat16 if flags["bf16"] else torch.float16 if flags["fp16"] else torch.float32
-    predictions = {}
-    for name, items in eval_sets.items():
-        probs = predict(model, tokenizer, [i.text for i in items], max_length=spec.max_length,
-                        dtype=dtype)  # fmt: skip
-        predictions[name] = [
-            prediction_record(name, item, p0, p1)
-            for item, (p0, p1) in zip(items, probs, strict=True)
-        ]
+    texts = list(dict.fromkeys(i.text for items in eval_sets.values() for i in items))
+    probs = dict(zip(texts, predict(model, tokenizer, texts, max_length=spec.max_length,
+                                    dtype=dtype), strict=True))  # fmt: skip
+    predictions = {
+        name: [prediction_record(name, item, *probs[item.text]) for item in items]
+        for name, items in eval_sets.items()
+    }  # a sentence in several sets (CoLA's analysis set is its dev sets) is predicted once
     return RestartResult(
         seed=seed,
         data_seed=data_seed,
