@@ -194,6 +194,8 @@ def finetune_once(
     if not train_set:
         raise ValueError(f"task {task.name!r} gave no training sentences")
     device = resolve_device(spec.device)
+    if device.type == "cuda" and device.index is not None:
+        torch.cuda.set_device(device)  # the Trainer trains on the current "cuda" device
     source = model_source(spec)
     tokenizer = AutoTokenizer.from_pretrained(source, revision=spec.revision)
     rows = _encode(tokenizer, train_set, spec.max_length)
