@@ -219,7 +219,7 @@ def run_finetune(
     from baselines.distributed import launch_from_env
     from baselines.finetune.tasks import get_task
 
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), _now()
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"--out must be a folder (got the file {out})")
@@ -256,7 +256,7 @@ def run_finetune(
     if launch is not None:
         _gather(out, spec, launch)
     if rank == 0:
-        _write_run_json(out, spec, machine, world_size, time.perf_counter() - started)
+        _write_run_json(out, spec, machine, world_size, time.perf_counter() - started, started_at)
     return out
 
 
@@ -282,7 +282,7 @@ def _gather(out: Path, spec: FinetuneSpec, launch: Any) -> None:
 
 
 def _write_run_json(
-    out: Path, spec: FinetuneSpec, machine: str, world_size: int, seconds: float
+    out: Path, spec: FinetuneSpec, machine: str, world_size: int, seconds: float, started: str
 ) -> None:
     import torch
     import transformers
@@ -298,7 +298,7 @@ def _write_run_json(
         "format": RUN_FORMAT,
         "version": VERSION,
         "spec": spec.to_json(),
-        "created": previous.get("created", _now()),
+        "created": previous.get("created", started),  # when the first launch started
         "finished": _now(),
         "machine": machine,
         "world_size": world_size,
