@@ -131,22 +131,24 @@ def read_analysis_set(path: str | Path) -> list[EvalItem]:
     return items
 
 
-def _cola_split(split: str) -> list[EvalItem]:
-    from baselines.models.cola_data import cola_file
+def _cola_rows(name: str) -> list[tuple[int, str, bool, str]]:
     from li_adger.benchmarks.cola import read_rows
+    from li_adger.sources import find_sources
 
-    rows = read_rows(cola_file(f"{split}.tsv"))
+    relpath = f"cola/{name}.tsv"
+    return read_rows(find_sources([relpath])[relpath])
+
+
+def _cola_split(split: str) -> list[EvalItem]:
+    rows = _cola_rows(split)
     return [EvalItem(f"{split}.{line}", text, int(ok)) for line, _, ok, text in rows]
 
 
 def cola_train_set(spec: FinetuneSpec | None) -> list[Example]:
     """CoLA's in-domain training set (8,551 sentences), the first ``spec.train_cap`` of them
     when the spec caps it."""
-    from baselines.models.cola_data import cola_file, read_cola
-
-    texts, labels = read_cola(cola_file("in_domain_train.tsv"))
     cap = None if spec is None else spec.train_cap
-    pairs = [Example(t, y) for t, y in zip(texts, labels, strict=True)]
+    pairs = [Example(text, int(ok)) for _, _, ok, text in _cola_rows("in_domain_train")]
     return pairs if cap is None else pairs[:cap]
 
 

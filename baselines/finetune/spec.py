@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 DEFAULT_MODEL = "minilm"
-"""The packaged all-MiniLM-L6-v2 encoder (:func:`baselines.models.minilm.packaged_encoder_path`)."""
+"""The packaged all-MiniLM-L6-v2 encoder (:func:`baselines.packaged.packaged_encoder_path`)."""
 
 RESTART_KINDS: tuple[str, ...] = ("restarts", "orders")
 GROUPINGS: tuple[str, ...] = ("length", "pad64")

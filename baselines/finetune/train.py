@@ -50,7 +50,7 @@ class RestartResult:
 def model_source(spec: FinetuneSpec) -> str:
     """The folder or Hub name ``from_pretrained`` loads (``"minilm"``: the packaged encoder)."""
     if spec.model == DEFAULT_MODEL:
-        from baselines.models.minilm import packaged_encoder_path
+        from baselines.packaged import packaged_encoder_path
 
         return str(packaged_encoder_path())
     return spec.model
