@@ -166,7 +166,7 @@ def test_signed_confidence_and_margin_agree_in_sign_and_order():
 
 
 @pytest.mark.parametrize(
-    ("y_true", "y_pred", "mcc"),
+    ("y_true", "y_pred", "expected"),
     [
         # tp 2, fn 1, tn 1, fp 1: (2·1 − 1·1) / √(3·3·2·2) = 1/6
         ([1, 1, 1, 0, 0], [1, 1, 0, 0, 1], 1 / 6),
@@ -177,8 +177,8 @@ def test_signed_confidence_and_margin_agree_in_sign_and_order():
         ([0, 0, 1], [0, 0, 0], 0.0),  # a constant prediction: undefined, 0 as scikit-learn
     ],
 )
-def test_matthews_corrcoef_by_hand(y_true, y_pred, mcc):
-    assert mcc(y_true, y_pred) == pytest.approx(mcc, abs=1e-12)
+def test_matthews_corrcoef_by_hand(y_true, y_pred, expected):
+    assert mcc(y_true, y_pred) == pytest.approx(expected, abs=1e-12)
 
 
 def test_acceptable_label_comes_from_label2id(tmp_path, tiny_encoder):
