@@ -87,6 +87,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     # every dataset is read (its sources verified) before the model is loaded: a bad name or
     # a missing source fails at once, before anything is scored
     datasets = load_all(DATASETS if every else (args.dataset,), subset=args.subset)
+    perturbed = _perturbation(args, datasets)
     data_seconds = time.perf_counter() - start
     if every:
         print(
@@ -139,6 +140,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             **dataset_metadata(dataset),
             **({"limit": args.limit} if args.limit is not None else {}),
             **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
+            **perturbed,
         }
         if not args.fresh:
             metadata = run_metadata(
@@ -192,6 +194,28 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 file=sys.stderr,
             )
     return 0
+
+
+def _perturbation(args: argparse.Namespace, datasets: dict) -> dict:
+    """``--perturbation``: the diagnostics' units replaced by the perturbed ones (in
+    ``datasets``); returns what the scores file records of them (empty without it)."""
+    if args.perturbation is None:
+        if args.shuffles is not None or args.perturbation_seed is not None:
+            raise ValueError("--shuffles and --perturbation-seed apply to --perturbation")
+        return {}
+    if args.dataset != "diagnostics" or args.subset is not None:
+        raise ValueError(
+            "--perturbation rewrites Ettinger's diagnostics: give --dataset diagnostics "
+            f"without --subset (got --dataset {args.dataset}"
+            + (f" --subset {args.subset})" if args.subset is not None else ")")
+        )
+    from baselines.units import load_perturbed_units
+
+    units, metadata = load_perturbed_units(
+        args.perturbation, seed=args.perturbation_seed or 0, shuffles=args.shuffles
+    )
+    datasets["diagnostics"] = units
+    return metadata
 
 
 def _position_counter(scorer: Any) -> Any:
