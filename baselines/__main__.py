@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--dataset",
         default="li_adger",
-        help="a benchmark (li_adger, the default; blimp, npi, diagnostics, cola), 'all' of "
+        help="a benchmark (li_adger, the default; blimp, npi, npi_cloze, diagnostics, cola), 'all' of "
         "them, or a .csv/.jsonl/.parquet file with columns id and sentence",
     )
     score.add_argument(
@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--subset",
         metavar="NAME[,NAME...]",
-        help="blimp, npi, diagnostics: score only these whole groups (BLiMP paradigms, e.g. "
+        help="blimp, npi, npi_cloze, diagnostics: score only these whole groups (BLiMP paradigms, e.g. "
         "adjunct_island; NPI environments, e.g. only; diagnostic sets, e.g. ROLE-88); report "
         "reports them",
     )

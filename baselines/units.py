@@ -9,7 +9,7 @@ benchmark's form.
 Examples
 --------
 >>> DATASETS
-('li_adger', 'blimp', 'npi', 'diagnostics', 'cola')
+('li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola')
 """
 
 from __future__ import annotations
@@ -90,16 +90,18 @@ def load_units(
     >>> units = load_units("diagnostics")
     >>> units.form, len(units.ids), units.texts[0].completion
     ('cloze', 395, 'chess')
+    >>> load_units("npi_cloze", subset="only").texts[1]
+    ClozeUnit(context='According to the person,', completion='any', after='pedestrians only would flee from the restaurants.')
     >>> len(load_units("npi", subset="only,adverbs").ids) < len(load_units("npi").ids)
     True
     >>> load_units("cola", subset="in_domain")
     Traceback (most recent call last):
     ...
-    ValueError: cola has no subsets: --subset applies to blimp, npi, diagnostics (their paradigms, environments, diagnostic sets)
+    ValueError: cola has no subsets: --subset applies to blimp, npi, npi_cloze, diagnostics (their paradigms, environments, environments, diagnostic sets)
     >>> load_units("glue")
     Traceback (most recent call last):
     ...
-    ValueError: unknown dataset 'glue': expected one of 'li_adger', 'blimp', 'npi', 'diagnostics', 'cola' or a .csv/.jsonl/.parquet file with columns 'id' and 'sentence'
+    ValueError: unknown dataset 'glue': expected one of 'li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola' or a .csv/.jsonl/.parquet file with columns 'id' and 'sentence'
     """
     if dataset in DATASETS:
         from li_adger.benchmarks import load_items
@@ -113,9 +115,10 @@ def load_units(
         units = items.units
         ids = [str(i) for i in units["id"]]
         if items.form == "cloze":
+            after = units["after"] if "after" in units.columns else [""] * len(units)
             texts: list = [
-                ClozeUnit(str(c), str(w))
-                for c, w in zip(units["context"], units["completion"], strict=True)
+                ClozeUnit(str(c), str(w), str(a))
+                for c, w, a in zip(units["context"], units["completion"], after, strict=True)
             ]
         else:
             texts = [str(s) for s in units["sentence"]]

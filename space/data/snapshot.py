@@ -88,7 +88,7 @@ def snapshot_file(
     >>> sf = ScoresFile({"model": "m", "dataset": "glue"}, ["a"], np.array([1.0]))
     >>> snapshot_file("m.jsonl", sf, tempfile.mkdtemp())
     Traceback (most recent call last):
-    ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
+    ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola']
     """
     path = Path(path)
     bench = _benchmark_name(sf, path)
