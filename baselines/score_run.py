@@ -141,6 +141,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             **({"limit": args.limit} if args.limit is not None else {}),
             **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
             **perturbed,
+            **_blank(scorer, units),
         }
         if not args.fresh:
             metadata = run_metadata(
@@ -194,6 +195,17 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 file=sys.stderr,
             )
     return 0
+
+
+def _blank(scorer: Any, units: Any) -> dict:
+    """How a blank inside a sentence (the NPI cloze test) was scored, for the metadata."""
+    if not units.cloze or not units.texts or not units.texts[0].after:
+        return {}
+    from baselines.interface import InfillScorer
+
+    if isinstance(scorer, InfillScorer):
+        return {"blank": "masked: the completion's probability given both sides"}
+    return {"blank": "causal analogue: the whole sentence's log-probability"}
 
 
 def _perturbation(args: argparse.Namespace, datasets: dict) -> dict:

@@ -114,9 +114,7 @@ def read(paths: Mapping[str, Path]) -> Items:
             words.append(word)
             afters.append(after)
         rows.append((pair_id, environment, contrast, paradigm))
-    units, unit_ids = unique_units(
-        ids, {"context": contexts, "completion": words, "after": afters}
-    )
+    units, unit_ids = unique_units(ids, {"context": contexts, "completion": words, "after": afters})
     pair_ids, environments, contrasts, paradigms = zip(*rows, strict=True)
     comparisons = pd.DataFrame(
         {

@@ -126,6 +126,10 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
         print(dump(report))
     else:
         print(format_benchmark_report(report, markdown=args.markdown, seed=args.seed))
+        from metric_adc.report.npi_sections import npi_sections
+
+        if extra := npi_sections(report, markdown=args.markdown):
+            print(f"\n{extra}")
     return 0
 
 
