@@ -229,7 +229,8 @@ class MaskedLMScorer:
         left to right, each with the ones before it filled in.
         """
         contexts, completions = check_cloze(contexts, completions)
-        return self._cloze_records(list(zip(contexts, completions, [""] * len(contexts))))
+        units = zip(contexts, completions, [""] * len(contexts), strict=True)
+        return self._cloze_records(list(units))
 
     def score_infill(
         self, contexts: Sequence[str], completions: Sequence[str], afters: Sequence[str]

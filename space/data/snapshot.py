@@ -233,6 +233,27 @@ def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, Scor
     return out, refused
 
 
+def _ship_perturbed(files: Sequence[Path], args: argparse.Namespace) -> tuple[list[Path], int]:
+    """Ship the tables of every perturbed diagnostics run among ``files``
+    (:mod:`space.data.perturbed`); return the other files and the number refused."""
+    from metric_adc.report.perturbations import is_perturbed
+    from space.data.perturbed import ship_perturbed
+
+    others, refused = [], 0
+    for f in files:
+        try:
+            perturbed = is_perturbed(read_scores(f))
+            if perturbed:
+                print(f"{f.relative_to(args.source)} → {ship_perturbed(f, args.to)}")
+        except _REFUSED as exc:
+            _refuse(f, f.relative_to(args.source), exc)
+            refused += 1
+            continue
+        if not perturbed:
+            others.append(f)
+    return others, refused
+
+
 def _ship(checked: Sequence[tuple[Path, ScoresFile, str]], args: argparse.Namespace) -> int:
     """Ship every checked file (:func:`snapshot_file`); the number refused."""
     refused = 0
@@ -286,7 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not source.is_dir():
             p.error(f"--from {source}: not a folder")
         files = scores_files(source)
+    files, perturbed_refused = _ship_perturbed(files, args)
     checked, refused = _checked(files, Path(args.source or "."))
+    refused += perturbed_refused
     try:
         check_distinct((str(f.relative_to(args.source)), sf.metadata, b) for f, sf, b in checked)
     except DuplicateResultError as exc:
