@@ -215,3 +215,26 @@ def test_report_lays_out_the_tables_and_checks_the_file(tmp_path, capsys):
                          {"dataset": "diagnostics", **p.metadata()})  # fmt: skip
     assert metric_main(["report", str(short), "--no-text-check"]) == 2
     assert "no score for" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("model", ["smollm2-logprob-default", "trigram-slor"])
+def test_the_shipped_tables_orig_column_is_the_shipped_diagnostics_accuracy(model):
+    """The two shipped runs of one model, made apart (the diagnostics and its perturbations),
+    agree on the original items: Orig of Tables 4 and 7 is the set's accuracy at k, and
+    Table 8's bins hold all of ROLE-88's items."""
+    from space.data.perturbed import read_perturbed
+    from space.data.shipped import SHIPPED_DIR
+
+    tables = {r["model"]: r["tables"] for r in read_perturbed(SHIPPED_DIR)}
+    diag = json.loads((SHIPPED_DIR / "diagnostics" / f"{model}.json").read_text())
+    mine = tables[diag["model"]]
+    assert sorted(mine) == ["table_4", "table_7", "table_8"]
+    for table, s in (("table_4", "CPRAG-102"), ("table_7", "ROLE-88")):
+        for k in (1, 5):
+            orig = mine[table]["rows"][f"k={k}"][diag["model"]]["Orig"]
+            expected = diag["result"]["cloze"]["sets"][s][f"accuracy@{k}"]
+            assert orig["value"] == pytest.approx(100 * expected)
+    bins = mine["table_8"]["rows"]["k=5"][diag["model"]]
+    assert sum(cell["n_items"] for cell in bins.values()) == 88
+    shuffled = mine["table_4"]["rows"]["k=1"][diag["model"]]["Shuf"]
+    assert shuffled["n_runs"] >= 20 and shuffled["sd"] is not None
