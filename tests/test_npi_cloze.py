@@ -129,9 +129,23 @@ def test_score_and_report_on_one_environment(tmp_path, capsys):
     assert "Fig. 3" in text and "SMP-Q" in text and "82.8 %" in text
 
 
-def test_a_classifier_is_refused_by_name(tmp_path, capsys):
+def test_a_classifier_is_refused_by_name(tmp_path):
+    from baselines.run import score_to_file
+    from baselines.units import load_units
+
+    class Classifier:  # a CoLA classifier's shape: sentences in, no cloze units
+        name, kind, variant, reduction = "toy-cola", "cola", "signed-confidence", "none"
+
+        def score(self, sentences):
+            return [0.0] * len(sentences)
+
+        def metadata(self):
+            return {"model": self.name, "kind": self.kind}
+
+    units = load_units("npi_cloze", subset="simplequestions")
     out = tmp_path / "c.jsonl"
-    args = ["score", "--model", "minilm-cola", "--dataset", "npi_cloze", "--out", str(out)]
-    assert baselines_main(args) == 2
-    err = capsys.readouterr().err
-    assert "npi_cloze has cloze units" in err and "minilm-cola" in err and not out.exists()
+    with pytest.raises(
+        ValueError, match=r"'npi_cloze' has cloze units .* 'cola' scorer 'toy-cola'"
+    ):
+        score_to_file(Classifier(), units.ids, units.texts, out, dataset="npi_cloze")
+    assert not out.exists()
