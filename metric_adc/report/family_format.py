@@ -28,6 +28,7 @@ DISPLAY_NAMES: dict[str, str] = {
     "li_adger": "LI-Adger",
     "blimp": "BLiMP",
     "npi": "NPI",
+    "npi_cloze": "NPI cloze",
     "diagnostics": "Diagnostics",
     "cola": "CoLA",
 }
