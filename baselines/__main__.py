@@ -7,6 +7,7 @@ Usage::
                               --out FILE_OR_FOLDER [--convention default|harness]
                               [--device auto|cpu|cuda] [--batch-size N] [--limit N]
                               [--subset NAME[,NAME...]]
+                              [--perturbation NAME[,NAME...] [--shuffles N] [--perturbation-seed S]]
                               [--variant V] [--unigram wordfreq|trigram]
                               [--precision auto|fp32|fp16|bf16 | --dtype auto|float32|float16|bfloat16]
                               [--revision REV] [--runtime torch|onnx] [--threads N]
@@ -102,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--dataset",
         default="li_adger",
-        help="a benchmark (li_adger, the default; blimp, npi, diagnostics, cola), 'all' of "
+        help="a benchmark (li_adger, the default; blimp, npi, npi_cloze, diagnostics, cola), 'all' of "
         "them, or a .csv/.jsonl/.parquet file with columns id and sentence",
     )
     score.add_argument(
@@ -134,9 +135,26 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--subset",
         metavar="NAME[,NAME...]",
-        help="blimp, npi, diagnostics: score only these whole groups (BLiMP paradigms, e.g. "
+        help="blimp, npi, npi_cloze, diagnostics: score only these whole groups (BLiMP paradigms, e.g. "
         "adjunct_island; NPI environments, e.g. only; diagnostic sets, e.g. ROLE-88); report "
         "reports them",
+    )
+    score.add_argument(
+        "--perturbation",
+        metavar="NAME[,NAME...]",
+        help="diagnostics: Ettinger's perturbations instead of the items (shuf, trunc, "
+        "shuf+trunc, -obj, -sub, -both, bins, or all; the original items of the sets they "
+        "rewrite come with them); report prints her Tables 4, 7 and 8",
+    )
+    score.add_argument(
+        "--shuffles",
+        type=_positive_int,
+        help="--perturbation shuf, shuf+trunc: how many shuffles (default 100, as Ettinger)",
+    )
+    score.add_argument(
+        "--perturbation-seed",
+        type=int_at_least(0),
+        help="--perturbation shuf, shuf+trunc: the seed of the shuffles (default 0)",
     )
     score.add_argument(
         "--variant",

@@ -139,6 +139,8 @@ def finished_problem(
             "context": [u.context for u in units],  # type: ignore[union-attr]
             "completion": [u.completion for u in units],  # type: ignore[union-attr]
         }
+        if units[0].after:  # type: ignore[union-attr]
+            texts["after"] = [u.after for u in units]  # type: ignore[union-attr]
     else:
         texts = {"sentence": list(units)}
     for field, expected in texts.items():

@@ -170,16 +170,43 @@ class RecordScorer(Scorer, Protocol):
 
 
 class ClozeUnit(NamedTuple):
-    """A cloze unit: a context and the completion of its blank (one space between them).
+    """A cloze unit: a context and the completion of its blank (one space between them), and
+    the words after the blank when it is inside the sentence (``after``; empty when the
+    completion ends it). A blank inside the sentence may open it: its ``context`` is then
+    empty.
 
     Examples
     --------
     >>> ClozeUnit("A robin is a", "bird").completion
     'bird'
+    >>> ClozeUnit("", "Rarely", "do the boys read.").sentence
+    'Rarely do the boys read.'
     """
 
     context: str
     completion: str
+    after: str = ""
+
+    @property
+    def sentence(self) -> str:
+        """The whole text: context, completion and the words after it, one space apart."""
+        return " ".join(t for t in (self.context, self.completion, self.after) if t)
+
+
+@runtime_checkable
+class InfillScorer(Protocol):
+    """A scorer that reads both sides of a blank inside a sentence (a masked LM).
+
+    ``score_infill`` returns one record per unit, as ``score_cloze`` does, with ``score`` the
+    natural-log probability of the completion at the blank given every word before and after
+    it.
+    """
+
+    def score_infill(
+        self, contexts: Sequence[str], completions: Sequence[str], afters: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """Return one record (``score``, ``rank``, ``top``) per (context, completion, after)."""
+        ...
 
 
 TOP_K = 5

@@ -9,6 +9,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from baselines.distributed import Launch, rank_device, remove_other_shards, score_units
 from baselines.interface import BatchedScorer
@@ -115,6 +116,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     # every dataset is read (its sources verified) before the model is loaded: a bad name or
     # a missing source fails at once, before anything is scored
     datasets = load_all(DATASETS if every else (args.dataset,), subset=args.subset)
+    perturbed = _perturbation(args, datasets)
     data_seconds = time.perf_counter() - start
     if every:
         print(
@@ -149,6 +151,8 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
             **dataset_metadata(dataset),
             **({"limit": args.limit} if args.limit is not None else {}),
             **({"subset": _subset_text(args.subset)} if args.subset is not None else {}),
+            **perturbed,
+            **_blank(scorer, units),
         }
         if not args.fresh:
             metadata = run_metadata(
@@ -205,3 +209,36 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
                 file=sys.stderr,
             )
     return 0
+
+
+def _blank(scorer: Any, units: Any) -> dict:
+    """How a blank inside a sentence (the NPI cloze test) was scored, for the metadata."""
+    if not units.cloze or not units.texts or not units.texts[0].after:
+        return {}
+    from baselines.interface import InfillScorer
+
+    if isinstance(scorer, InfillScorer):
+        return {"blank": "masked: the completion's probability given both sides"}
+    return {"blank": "causal analogue: the whole sentence's log-probability"}
+
+
+def _perturbation(args: argparse.Namespace, datasets: dict) -> dict:
+    """``--perturbation``: the diagnostics' units replaced by the perturbed ones (in
+    ``datasets``); returns what the scores file records of them (empty without it)."""
+    if args.perturbation is None:
+        if args.shuffles is not None or args.perturbation_seed is not None:
+            raise ValueError("--shuffles and --perturbation-seed apply to --perturbation")
+        return {}
+    if args.dataset != "diagnostics" or args.subset is not None:
+        raise ValueError(
+            "--perturbation rewrites Ettinger's diagnostics: give --dataset diagnostics "
+            f"without --subset (got --dataset {args.dataset}"
+            + (f" --subset {args.subset})" if args.subset is not None else ")")
+        )
+    from baselines.units import load_perturbed_units
+
+    units, metadata = load_perturbed_units(
+        args.perturbation, seed=args.perturbation_seed or 0, shuffles=args.shuffles
+    )
+    datasets["diagnostics"] = units
+    return metadata

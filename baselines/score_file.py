@@ -38,8 +38,10 @@ from baselines.batch_order import plan_batches, unit_key
 from baselines.interface import (
     BatchedScorer,
     ClozeUnit,
+    InfillScorer,
     RecordScorer,
     Scorer,
+    TokenScorer,
     UnitError,
     check_cloze,
     check_sentences,
@@ -63,10 +65,31 @@ CLOZE_BATCH_SIZE = 32
 
 
 def text_fields(unit: str | ClozeUnit) -> dict[str, str]:
-    """The text fields of a unit's record: ``sentence``, or ``context`` and ``completion``."""
+    """The text fields of a unit's record: ``sentence``, or ``context`` and ``completion``
+    (and ``after``, for a blank inside the sentence)."""
     if isinstance(unit, ClozeUnit):
-        return {"context": unit.context, "completion": unit.completion}
+        after = {"after": unit.after} if unit.after else {}
+        return {"context": unit.context, "completion": unit.completion, **after}
     return {"sentence": unit}
+
+
+def _score_infill(scorer: Scorer, units: list[ClozeUnit]) -> list[dict[str, Any]]:
+    """Cloze units whose blank is inside the sentence: a masked LM reads both sides
+    (:class:`~baselines.interface.InfillScorer`); any other language model scores the causal
+    analogue, the whole sentence's log-probability (the sum of its token log-probabilities,
+    :class:`~baselines.interface.TokenScorer`). Two units that differ only at the blank then
+    differ by ln P(completion, after | context), and so are ordered as the model's
+    P(completion | context, after) orders them (Bayes' rule: P(after | context) is shared)."""
+    contexts = [u.context for u in units]
+    completions = [u.completion for u in units]
+    if isinstance(scorer, InfillScorer):
+        return list(scorer.score_infill(contexts, completions, [u.after for u in units]))
+    if isinstance(scorer, TokenScorer):
+        return [{"score": t.total} for t in scorer.token_logprobs([u.sentence for u in units])]
+    raise ValueError(
+        f"the {scorer.kind!r} scorer {scorer.name!r} cannot score a blank inside a sentence: "
+        "it needs a masked LM, or a language model's token log-probabilities"
+    )
 
 
 def _score_batch(scorer: Scorer, units: list[str] | list[ClozeUnit]) -> list[dict[str, Any]]:
@@ -76,7 +99,9 @@ def _score_batch(scorer: Scorer, units: list[str] | list[ClozeUnit]) -> list[dic
     go to ``score_records`` when the scorer has it
     (:class:`~baselines.interface.RecordScorer`), else to ``score``.
     """
-    if units and isinstance(units[0], ClozeUnit):
+    if units and isinstance(units[0], ClozeUnit) and units[0].after:
+        records = [dict(r) for r in _score_infill(scorer, units)]  # type: ignore[arg-type]
+    elif units and isinstance(units[0], ClozeUnit):
         records = [
             dict(r)
             for r in scorer.score_cloze(  # type: ignore[attr-defined]
@@ -118,8 +143,8 @@ def check_inputs(
             if not isinstance(text, str):
                 break  # check_sentences names it
             problem = text_problem(text)
-            if problem is None:
-                continue
+            if problem is None or (field == "context" and unit.after and not text):
+                continue  # a blank inside the sentence may open it
             name = repr(str(ids[k])) if k < len(ids) else f"at row {k}"
             if problem == "is empty":
                 problem = f"is empty; every {what} needs a word"
@@ -127,7 +152,11 @@ def check_inputs(
                 problem = f"has a {field} that {problem}"
             raise ValueError(f"{what} {name} (row {k}) {problem}")
     if cloze:
-        check_cloze([u.context for u in units], [u.completion for u in units])
+        inside = [bool(u.after) for u in units]
+        if any(inside) and not all(inside):
+            raise ValueError("cloze units must all have words after the blank or all have none")
+        contexts = [u.context or u.after for u in units]  # an empty context is checked above
+        check_cloze(contexts, [u.completion for u in units])
     else:
         check_sentences(units)
     return _check_ids(ids, len(units)), units

@@ -9,7 +9,7 @@ benchmark's form.
 Examples
 --------
 >>> DATASETS
-('li_adger', 'blimp', 'npi', 'diagnostics', 'cola')
+('li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola')
 """
 
 from __future__ import annotations
@@ -24,7 +24,14 @@ from baselines.interface import ClozeScorer, ClozeUnit, Scorer
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.sentence_table import TABLE_SUFFIXES, read_sentence_table
 
-__all__ = ["DATASETS", "Units", "can_score", "dataset_metadata", "load_units"]
+__all__ = [
+    "DATASETS",
+    "Units",
+    "can_score",
+    "dataset_metadata",
+    "load_perturbed_units",
+    "load_units",
+]
 
 DATASETS: tuple[str, ...] = tuple(BENCHMARKS)
 """Benchmark names ``--dataset`` accepts (those of :data:`li_adger.benchmarks.BENCHMARKS`, in
@@ -85,16 +92,18 @@ def load_units(
     >>> units = load_units("diagnostics")
     >>> units.form, len(units.ids), units.texts[0].completion
     ('cloze', 395, 'chess')
+    >>> load_units("npi_cloze", subset="only").texts[1]
+    ClozeUnit(context='According to the person,', completion='any', after='pedestrians only would flee from the restaurants.')
     >>> len(load_units("npi", subset="only,adverbs").ids) < len(load_units("npi").ids)
     True
     >>> load_units("cola", subset="in_domain")
     Traceback (most recent call last):
     ...
-    ValueError: cola has no subsets: --subset applies to blimp, npi, diagnostics (their paradigms, environments, diagnostic sets)
+    ValueError: cola has no subsets: --subset applies to blimp, npi, npi_cloze, diagnostics (their paradigms, environments, environments, diagnostic sets)
     >>> load_units("glue")
     Traceback (most recent call last):
     ...
-    ValueError: unknown dataset 'glue': expected one of 'li_adger', 'blimp', 'npi', 'diagnostics', 'cola' or a .csv/.jsonl/.parquet file with columns 'id' and 'sentence'
+    ValueError: unknown dataset 'glue': expected one of 'li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola' or a .csv/.jsonl/.parquet file with columns 'id' and 'sentence'
     """
     if dataset in DATASETS:
         from li_adger.benchmarks import load_items
@@ -108,9 +117,10 @@ def load_units(
         units = items.units
         ids = [str(i) for i in units["id"]]
         if items.form == "cloze":
+            after = units["after"] if "after" in units.columns else [""] * len(units)
             texts: list = [
-                ClozeUnit(str(c), str(w))
-                for c, w in zip(units["context"], units["completion"], strict=True)
+                ClozeUnit(str(c), str(w), str(a))
+                for c, w, a in zip(units["context"], units["completion"], after, strict=True)
             ]
         else:
             texts = [str(s) for s in units["sentence"]]
@@ -127,6 +137,40 @@ def load_units(
         f"unknown dataset {dataset!r}{hint}: expected one of {choices} or a "
         ".csv/.jsonl/.parquet file with columns 'id' and 'sentence'"
     )
+
+
+def load_perturbed_units(
+    names: str, *, seed: int = 0, shuffles: int | None = None
+) -> tuple[Units, dict]:
+    """The units of Ettinger's perturbations of the diagnostics (``--perturbation``, see
+    :mod:`li_adger.benchmarks.perturbations`) and what the scores file records of them.
+
+    Examples
+    --------
+    >>> units, meta = load_perturbed_units("trunc")
+    >>> len(units.ids), units.ids[1], units.texts[1].context
+    (68, 'CPRAG-102.0.chess@trunc', '“Checkmate,” Rosaline announced with glee. good at')
+    >>> meta
+    {'perturbation': ['trunc'], 'perturbation_seed': 0, 'shuffles': 100}
+    """
+    from li_adger.benchmarks.perturbations import (
+        DEFAULT_SHUFFLES,
+        Perturbation,
+        parse_perturbations,
+        perturbed_items,
+    )
+
+    p = Perturbation(
+        parse_perturbations(names),
+        seed=seed,
+        shuffles=DEFAULT_SHUFFLES if shuffles is None else shuffles,
+    )
+    units = perturbed_items(p).units
+    texts = [
+        ClozeUnit(str(c), str(w))
+        for c, w in zip(units["context"], units["completion"], strict=True)
+    ]
+    return Units("diagnostics", "cloze", [str(i) for i in units["id"]], texts), p.metadata()
 
 
 def dataset_metadata(dataset: str) -> dict[str, str]:

@@ -124,7 +124,7 @@ def test_a_file_names_its_benchmark(tmp_path):
     assert read_benchmark_scores(csv_file).benchmark == "li_adger"
     glue = write_scores(tmp_path / "g.jsonl", [{"id": "a", "score": 1.0}], {"dataset": "glue"})
     with pytest.raises(ValueError, match=r"'dataset' is 'glue', not a benchmark; expected one "
-                       r"of \['li_adger', 'blimp', 'npi', 'diagnostics', 'cola'\]"):  # fmt: skip
+                       r"of \['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola'\]"):  # fmt: skip
         read_benchmark_scores(glue)
     npi = [{"id": i, "score": 1.0} for i in load_items("npi").units["id"]]
     named = write_scores(tmp_path / "n.jsonl", npi, {"dataset": "glue"})

@@ -233,7 +233,7 @@ def test_family_block_check_catches_stale_or_missing_rows(capsys, tmp_path):
     command = (
         "python -m metric_adc summary --markdown results/x/li_adger.jsonl results/x/blimp.jsonl\n"
     )
-    row = "| x (v) | 0.700 | 0.300 | — | 0.650 | — | — | — |\n"
+    row = "| x (v) | 0.700 | 0.300 | — | 0.650 | — | — | — | — |\n"
     lines = refs.splitlines(keepends=True)
     fresh = f"{command}<!-- family:start -->\n{''.join(lines[:2])}{row}{''.join(lines[2:])}<!-- family:end -->"
     with pytest.warns(

@@ -27,6 +27,10 @@ chain rule (token *i* predicted with the tokens before it filled in, those after
 masked). ``rank`` is the rank of its first token at the first mask among the tokens that can
 start a word (WordPiece ``##`` continuations and special tokens excluded;
 :func:`baselines.kinds.cloze.word_start_mask`), ``top`` the five most probable of those.
+**A blank inside a sentence** (:meth:`MaskedLMScorer.score_infill`, the NPI cloze test of
+Warstadt et al. 2019, §3): the same, with the words after the blank in place of the period
+(``context + " " + completion + " " + after``, the context left out when the blank opens the
+sentence).
 
 Sentences are deduplicated and sorted longest first; all their masked copies form one stream,
 cut into forward passes so that ``copies × padded length ≤ token_budget``
@@ -234,7 +238,22 @@ class MaskedLMScorer:
         left to right, each with the ones before it filled in.
         """
         contexts, completions = check_cloze(contexts, completions)
-        given = list(zip(contexts, completions, strict=True))
+        units = zip(contexts, completions, [""] * len(contexts), strict=True)
+        return self._cloze_records(list(units))
+
+    def score_infill(
+        self, contexts: Sequence[str], completions: Sequence[str], afters: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per blank inside a sentence, as :meth:`score_cloze` with the words after
+        the blank in place of ``" ."``: the text is ``context + " " + completion + " " +
+        after`` (no context when the blank opens the sentence), the completion masked.
+        """
+        afters = check_sentences(afters, field="afters")
+        contexts = [str(c) for c in contexts]  # may be empty: a blank that opens the sentence
+        check_cloze([c or a for c, a in zip(contexts, afters, strict=True)], completions)
+        return self._cloze_records(list(zip(contexts, completions, afters, strict=True)))
+
+    def _cloze_records(self, given: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
         units = list(dict.fromkeys(given))
         try:
             encodings, spans = self._encode_cloze(units)
@@ -255,7 +274,7 @@ class MaskedLMScorer:
             )
             for k, unit in enumerate(units)
         }
-        return [dict(found[u]) for u in zip(contexts, completions, strict=True)]
+        return [dict(found[u]) for u in given]
 
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores."""
@@ -292,11 +311,12 @@ class MaskedLMScorer:
         return out
 
     def _encode_cloze(
-        self, units: list[tuple[str, str]]
+        self, units: list[tuple[str, str, str]]
     ) -> tuple[list[tuple[list[int], list, list[int], list]], list[tuple[int, ...]]]:
-        """Encodings (as :meth:`_encode`) of each ``context + " " + completion + " ."`` and the
-        positions of the completion's tokens in each."""
-        texts = [f"{context} {completion} ." for context, completion in units]
+        """Encodings (as :meth:`_encode`) of each ``context + " " + completion + " " + (after
+        or ".")`` (no context and no space when the context is empty) and the positions of the
+        completion's tokens in each."""
+        texts = [" ".join(t for t in (c, w, a or ".") if t) for c, w, a in units]
         enc = self.tokenizer(
             texts,
             add_special_tokens=True,
@@ -307,7 +327,7 @@ class MaskedLMScorer:
         encodings, spans = [], []
         for k, ids in enumerate(enc["input_ids"]):
             self._check_length(ids, k, "context", texts[k])
-            begin = len(units[k][0]) + 1
+            begin = len(units[k][0]) + 1 if units[k][0] else 0
             end = begin + len(units[k][1])
             special = enc["special_tokens_mask"][k]
             offsets = enc["offset_mapping"][k]

@@ -1,4 +1,5 @@
-"""The benchmark family: LI-Adger, BLiMP, NPI licensing, Ettinger's diagnostics and CoLA.
+"""The benchmark family: LI-Adger, BLiMP, NPI licensing (pairs and cloze), Ettinger's diagnostics
+and CoLA.
 
 :data:`BENCHMARKS` is the one list of benchmarks, each described once by a
 :class:`~li_adger.benchmarks.spec.Benchmark` made from its table in ``benchmarks.toml`` (what it
@@ -12,7 +13,7 @@ Examples
 --------
 >>> from li_adger.benchmarks import BENCHMARKS, load_items
 >>> list(BENCHMARKS)
-['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
+['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola']
 >>> items = load_items("npi")
 >>> items.form, len(items.comparisons)
 ('pairs', 5500)
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from li_adger.benchmarks import blimp, cola, diagnostics, liadger, npi
+from li_adger.benchmarks import blimp, cola, diagnostics, liadger, npi, npi_cloze
 from li_adger.benchmarks.spec import Benchmark, Citation, Headline, Items, ItemsError, Reader
 from li_adger.sources import find_sources
 
@@ -49,6 +50,7 @@ _CODE: dict[str, tuple[tuple[str, ...], Reader, tuple[str, ...]]] = {
     "li_adger": (liadger.FILES, liadger.read, liadger.GROUPS),
     "blimp": (blimp.PARADIGM_FILES, blimp.read, blimp.GROUPS),
     "npi": ((npi.FILE,), npi.read, npi.GROUPS),
+    "npi_cloze": ((npi_cloze.FILE,), npi_cloze.read, npi_cloze.GROUPS),
     "diagnostics": (tuple(diagnostics.FILES.values()), diagnostics.read, diagnostics.GROUPS),
     "cola": (tuple(cola.FILES.values()), cola.read, ("split",)),
 }
@@ -70,7 +72,7 @@ def _describe(name: str, entry: dict) -> Benchmark:
     ValueError: .../benchmarks.toml: [npi] lacks 'headline'
     >>> _describe("glue", {})
     Traceback (most recent call last):
-    ValueError: .../benchmarks.toml: [glue] has no reader; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
+    ValueError: .../benchmarks.toml: [glue] has no reader; expected one of ['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola']
     """
     if name not in _CODE:
         raise ValueError(f"{DESCRIPTIONS}: [{name}] has no reader; expected one of {list(_CODE)}")
@@ -118,7 +120,7 @@ def benchmark(name: str) -> Benchmark:
     ('UID', 'linguistics_term', 'field')
     >>> benchmark("glue")
     Traceback (most recent call last):
-    KeyError: "unknown benchmark 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']"
+    KeyError: "unknown benchmark 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola']"
     """
     try:
         return BENCHMARKS[name]

@@ -54,7 +54,7 @@ from li_adger.benchmarks.spec import Items
 from li_adger.benchmarks.tsv import SourceFormatError, read_tsv
 from li_adger.benchmarks.units import unique_units
 
-__all__ = ["FILES", "GROUPS", "SETS", "read"]
+__all__ = ["FILES", "GROUPS", "HEADERS", "SETS", "read"]
 
 FILES: dict[str, str] = {
     "CPRAG-102": "lm-diagnostics/CPRAG-102/CPRAG-102.tsv",
@@ -65,7 +65,7 @@ FILES: dict[str, str] = {
 SETS: tuple[str, ...] = tuple(FILES)
 GROUPS: tuple[str, ...] = ("set", "condition")
 
-_HEADERS = {
+HEADERS = {
     "CPRAG-102": (
         "item",
         "context_s1",
@@ -140,7 +140,7 @@ class _Collector:
 def _cprag(path: Path, out: _Collector) -> None:
     s = "CPRAG-102"
     for number, (item, s1, s2, expected, within, between, constraint) in read_tsv(
-        path, 7, header=_HEADERS[s]
+        path, 7, header=HEADERS[s]
     ):
         where = f"{path}:{number}"
         if constraint not in _CONSTRAINT:
@@ -157,7 +157,7 @@ def _cprag(path: Path, out: _Collector) -> None:
 def _role(path: Path, out: _Collector) -> None:
     s = "ROLE-88"
     pairs: dict[str, dict[str, tuple[int, str]]] = {}
-    for number, (item, context, expected, _, target, *_) in read_tsv(path, 7, header=_HEADERS[s]):
+    for number, (item, context, expected, _, target, *_) in read_tsv(path, 7, header=HEADERS[s]):
         where = f"{path}:{number}"
         match = re.fullmatch(r"(\d+)-([ab])", item)
         if match is None:
@@ -181,7 +181,7 @@ def _article(noun: str) -> str:
 
 def _neg(path: Path, out: _Collector, s: str) -> None:
     natural = s == "NEG-136-NAT"
-    for number, fields in read_tsv(path, len(_HEADERS[s]), header=_HEADERS[s]):
+    for number, fields in read_tsv(path, len(HEADERS[s]), header=HEADERS[s]):
         where = f"{path}:{number}"
         item, context_aff, context_neg, target_aff, target_neg = fields[:5]
         suffix = ""

@@ -38,7 +38,7 @@ from li_adger.benchmarks.spec import Items
 from li_adger.benchmarks.tsv import SourceFormatError, read_tsv
 from li_adger.benchmarks.units import minimal_pairs
 
-__all__ = ["ENVIRONMENTS", "FILE", "GROUPS", "read"]
+__all__ = ["ENVIRONMENTS", "FILE", "GROUPS", "paradigm_of", "read"]
 
 FILE = "npi/npi_minimal_pairs.tsv"
 GROUPS: tuple[str, ...] = ("environment", "contrast", "paradigm")
@@ -68,6 +68,25 @@ def _contrast(paradigm: str) -> str:
     if len(varied) != 1:
         raise ValueError(f"paradigm {paradigm!r} must vary exactly one feature (varies {varied})")
     return varied[0]
+
+
+def paradigm_of(code: str) -> tuple[str, str]:
+    """A paradigm code's paradigm (without ``env=…``) and the feature it varies.
+
+    Examples
+    --------
+    >>> paradigm_of("env=only_licensor=0-1_scope=1_npi_present=1")
+    ('licensor=0-1_scope=1_npi_present=1', 'licensor')
+    >>> paradigm_of("licensor=1")
+    Traceback (most recent call last):
+    ValueError: expected a paradigm code 'env=…_licensor=…_scope=…_npi_present=…' (got 'licensor=1')
+    """
+    match = _CODE.match(code)
+    if match is None:
+        raise ValueError(
+            f"expected a paradigm code 'env=…_licensor=…_scope=…_npi_present=…' (got {code!r})"
+        )
+    return match["paradigm"], _contrast(match["paradigm"])
 
 
 def read(paths: Mapping[str, Path]) -> Items:

@@ -11,7 +11,9 @@ description and its reader, nothing else.
 ``units``
     What a scorer scores, one row per unique unit, with unique readable string ids.
     ``"pairs"`` and ``"labelled"``: columns ``id, sentence``; ``"cloze"``: ``id, context,
-    completion`` (the completion follows the context after one space and ends the sentence).
+    completion`` (the completion follows the context after one space and ends the sentence),
+    or ``id, context, completion, after`` for a blank inside the sentence (``after``: the words
+    after it, never empty; the context may then be empty: the NPI cloze test).
 ``comparisons``
     Minimal pairs over units: ``pair_id, good_id, bad_id`` and the benchmark's group columns
     (cloze comparisons also carry ``item_id``: a sensitivity item passes only if all its

@@ -36,12 +36,18 @@ __all__ = [
     "subset_names",
 ]
 
-SUBSET_COLUMNS: dict[str, str] = {"blimp": "UID", "npi": "environment", "diagnostics": "set"}
+SUBSET_COLUMNS: dict[str, str] = {
+    "blimp": "UID",
+    "npi": "environment",
+    "npi_cloze": "set",
+    "diagnostics": "set",
+}
 """Benchmark → the group column whose levels a subset names."""
 
 SUBSET_WORDS: dict[str, str] = {
     "blimp": "paradigm",
     "npi": "environment",
+    "npi_cloze": "environment",
     "diagnostics": "diagnostic set",
 }
 """Benchmark → what one of its groups is called."""
@@ -57,7 +63,7 @@ def subset_column(benchmark: str) -> str:
     >>> subset_column("cola")
     Traceback (most recent call last):
     ...
-    ValueError: cola has no subsets: --subset applies to blimp, npi, diagnostics (their paradigms, environments, diagnostic sets)
+    ValueError: cola has no subsets: --subset applies to blimp, npi, npi_cloze, diagnostics (their paradigms, environments, environments, diagnostic sets)
     """
     try:
         return SUBSET_COLUMNS[benchmark]

@@ -67,6 +67,8 @@ def _distinct(files: list[BenchmarkScores]) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """``report``: one scores file → its benchmark's report (and optional plots)."""
+    if _perturbed(args.scores):
+        return _report_perturbed(args)
     bs = read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
     )
@@ -124,6 +126,40 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
         print(dump(report))
     else:
         print(format_benchmark_report(report, markdown=args.markdown, seed=args.seed))
+        from metric_adc.report.npi_sections import npi_sections
+
+        if extra := npi_sections(report, markdown=args.markdown):
+            print(f"\n{extra}")
+    return 0
+
+
+def _perturbed(path: str) -> bool:
+    """Whether ``path`` is a perturbed diagnostics run (its metadata names a perturbation)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            first = json.loads(fh.readline())
+    except (OSError, ValueError):
+        return False  # the ordinary reader names what is wrong with the file
+    return isinstance(first, dict) and "perturbation" in first
+
+
+def _report_perturbed(args: argparse.Namespace) -> int:
+    """``report`` on a perturbed diagnostics run: Ettinger's Tables 4, 7 and 8."""
+    from metric_adc.report.perturbations import (
+        format_perturbation_report,
+        perturbation_report,
+        read_perturbed_scores,
+    )
+
+    given = [o for o, v in (("--baseline", args.baseline), ("--plots", args.plots),
+             ("--benchmark", args.benchmark and args.benchmark != "diagnostics")) if v]  # fmt: skip
+    if given:
+        raise ValueError(f"{', '.join(given)} do(es) not apply to a perturbed run ({args.scores})")
+    ps = read_perturbed_scores(args.scores, check_text=not args.no_text_check)
+    report = perturbation_report(ps)
+    print(dump(report) if args.json else format_perturbation_report(report, markdown=args.markdown))
     return 0
 
 

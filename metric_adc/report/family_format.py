@@ -28,6 +28,7 @@ DISPLAY_NAMES: dict[str, str] = {
     "li_adger": "LI-Adger",
     "blimp": "BLiMP",
     "npi": "NPI",
+    "npi_cloze": "NPI cloze",
     "diagnostics": "Diagnostics",
     "cola": "CoLA",
 }
@@ -334,7 +335,7 @@ def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
     >>> row = {"model": "toy (slor)", "headlines": {"li_adger": 0.7, "blimp": 0.65},
     ...        "adc": 0.3, "li_adger_mcc": None, "note": None}
     >>> print(format_summary([row]).splitlines()[1])
-    toy (slor)           0.700               0.300             —  0.650    —            —     —
+    toy (slor)           0.700               0.300             —  0.650    —          —            —     —
     """
     body = []
     for r in rows:

@@ -69,7 +69,7 @@ def benchmark_of(metadata: Mapping, *, name: str = "scores file") -> str:
     ('blimp', 'li_adger')
     >>> benchmark_of({"dataset": "glue"}, name="g.jsonl")
     Traceback (most recent call last):
-    ValueError: g.jsonl: the metadata's 'dataset' is 'glue', not a benchmark; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola'] (a file without 'dataset' is read as 'li_adger'; --benchmark NAME names it)
+    ValueError: g.jsonl: the metadata's 'dataset' is 'glue', not a benchmark; expected one of ['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola'] (a file without 'dataset' is read as 'li_adger'; --benchmark NAME names it)
     """
     dataset = metadata.get("dataset")
     if dataset is None:

@@ -66,6 +66,7 @@ RECORD_FIELDS: dict[str, str] = {
     "sentence": "text",
     "context": "text",
     "completion": "text",
+    "after": "text",
     "rank": "count",
     "n_tokens": "count",
     "n_words": "count",
@@ -75,7 +76,8 @@ RECORD_FIELDS: dict[str, str] = {
 }
 """The optional per-record fields and their type, in the order they are written.
 
-``sentence`` (or ``context`` and ``completion`` for a cloze unit) is the scored text;
+``sentence`` (or ``context`` and ``completion`` for a cloze unit, and ``after`` when its blank
+is inside the sentence) is the scored text;
 ``rank`` is the rank of a cloze completion among the model's predictions (1 = its top one) and
 ``top`` its top predictions; ``n_tokens``/``n_words``, ``logprob`` and ``unigram_logprob`` are
 the sentence's length, log-probability and unigram log-probability (natural logs), from which

@@ -28,7 +28,7 @@ __all__ = [
     "check_unit_texts",
 ]
 
-TEXT_FIELDS = ("sentence", "context", "completion")
+TEXT_FIELDS = ("sentence", "context", "completion", "after")
 """The record fields that hold a unit's text, checked against the benchmark's."""
 
 

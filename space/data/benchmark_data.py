@@ -43,6 +43,7 @@ TITLES: dict[str, str] = {
     "li_adger": "LI-Adger",
     "blimp": "BLiMP",
     "npi": "NPI",
+    "npi_cloze": "NPI cloze",
     "diagnostics": "Diagnostics",
     "cola": "CoLA",
 }

@@ -187,7 +187,7 @@ def load_benchmarks(
     --------
     >>> b = load_benchmarks(shipped.SHIPPED_DIR, ResultsFolder())
     >>> list(b), b["blimp"].human.name
-    (['blimp', 'npi', 'diagnostics', 'cola'], 'human')
+    (['blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola'], 'human')
     """
     out = {}
     for name in FAMILY:

@@ -89,7 +89,7 @@ def snapshot_file(
     >>> sf = ScoresFile({"model": "m", "dataset": "glue"}, ["a"], np.array([1.0]))
     >>> snapshot_file("m.jsonl", sf, tempfile.mkdtemp())
     Traceback (most recent call last):
-    ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'diagnostics', 'cola']
+    ValueError: m.jsonl: its 'dataset' metadata is 'glue'; expected one of ['li_adger', 'blimp', 'npi', 'npi_cloze', 'diagnostics', 'cola']
     """
     path = Path(path)
     bench = _benchmark_name(sf, path)
@@ -234,6 +234,27 @@ def _checked(files: Sequence[Path], source: Path) -> tuple[list[tuple[Path, Scor
     return out, refused
 
 
+def _ship_perturbed(files: Sequence[Path], args: argparse.Namespace) -> tuple[list[Path], int]:
+    """Ship the tables of every perturbed diagnostics run among ``files``
+    (:mod:`space.data.perturbed`); return the other files and the number refused."""
+    from metric_adc.report.perturbations import is_perturbed
+    from space.data.perturbed import ship_perturbed
+
+    others, refused = [], 0
+    for f in files:
+        try:
+            perturbed = is_perturbed(read_scores(f))
+            if perturbed:
+                print(f"{f.relative_to(args.source)} → {ship_perturbed(f, args.to)}")
+        except _REFUSED as exc:
+            _refuse(f, f.relative_to(args.source), exc)
+            refused += 1
+            continue
+        if not perturbed:
+            others.append(f)
+    return others, refused
+
+
 def _ship(checked: Sequence[tuple[Path, ScoresFile, str]], args: argparse.Namespace) -> int:
     """Ship every checked file (:func:`snapshot_file`); the number refused."""
     refused = 0
@@ -294,7 +315,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_not_input([("--to", args.to, True)], read)
     except InputOverwriteError as exc:
         p.error(str(exc))
+    files, perturbed_refused = _ship_perturbed(files, args)
     checked, refused = _checked(files, Path(args.source or "."))
+    refused += perturbed_refused
     try:
         check_distinct((str(f.relative_to(args.source)), sf.metadata, b) for f, sf, b in checked)
     except DuplicateResultError as exc:

@@ -60,6 +60,10 @@ BREAKDOWNS: dict[str, tuple[Breakdown, ...]] = {
         Breakdown("per contrast", "pairs", "contrast", _PAIRS),
         Breakdown("per paradigm", "pairs", "paradigm", _PAIRS),
     ),
+    "npi_cloze": (
+        Breakdown("per environment", "cloze", "set", ("sensitivity",)),
+        Breakdown("per environment and contrast", "cloze", "set/condition", ("sensitivity",)),
+    ),
     "diagnostics": (
         Breakdown("per set", "cloze", "set", _CLOZE),
         Breakdown("per set and condition", "cloze", "set/condition", _CLOZE),
@@ -71,6 +75,7 @@ BREAKDOWNS: dict[str, tuple[Breakdown, ...]] = {
 LEADERBOARD: dict[str, tuple[str, str]] = {
     "blimp": ("BLiMP (mean over paradigms)", "per field"),
     "npi": ("accuracy (pooled)", "per environment"),
+    "npi_cloze": ("acceptable word preferred (mean over environments)", "per environment"),
     "diagnostics": ("sensitivity (mean over sets)", "per set"),
     "cola": ("MCC (both dev sets)", "per development set"),
 }

@@ -10,6 +10,8 @@ from __future__ import annotations
 import gradio as gr
 
 from space.data.benchmark_data import TITLES, BenchmarkData
+from space.data.perturbed import perturbed_markdown
+from space.data.shipped import SHIPPED_DIR
 from space.data.space_data import SpaceData
 from space.ui import family_handlers, handlers
 from space.ui.benchmark_views import BREAKDOWNS, LEADERBOARD, prediction_choices
@@ -115,6 +117,8 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 api_only(
                     predicted, [unit, uploads], [unit_text, unit_table], f"{bench}_predictions"
                 )
+            with gr.Tab("Perturbations"):
+                gr.Markdown(perturbed_markdown(SHIPPED_DIR), elem_id="diagnostics-perturbations")
     ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
