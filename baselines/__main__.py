@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import start, stop
 from baselines.interface import ENGINES, KINDS, PACKINGS, RUNTIMES, UNIGRAM_SOURCES
+from baselines.npi.cli import add_bow_parser, add_probe_parser
 from baselines.score_run import DTYPES, precision_of, score
 from li_adger.io.cli_args import int_at_least, run_command
 
@@ -218,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "models", help="list the built-in offline models and their local files or folders"
     )
+    add_probe_parser(commands)
+    add_bow_parser(commands)
     return parser
 
 
@@ -251,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "models":
         return _models()
     try:
+        if args.command in ("probe", "bow"):
+            return args.run_command(args)
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."
             warnings.showwarning = _show_warning
             launch = start()  # under torchrun or accelerate launch: one shard per process

@@ -1,0 +1,116 @@
+"""The NPI paper's five training-evaluation configurations (Warstadt et al. 2019, §5), as data.
+
+A configuration says which environments a classifier is trained on and which it is evaluated
+on. Training runs are *units*, each named by a key:
+
+============== =========================== =============================================
+configuration  units (key: trained on)      the result for environment E
+============== =========================== =============================================
+``cola``       ``cola``: CoLA               ``cola`` on E
+``1npi``       ``only-F``: F, for each F    ``only-E`` on E
+``avg-other``  ``only-F`` (the same units)  mean over F ≠ E of ``only-F`` on E
+``all-but-1``  ``without-E``: all but E     ``without-E`` on E
+``all``        ``all``: all 9               ``all`` on E
+============== =========================== =============================================
+
+``1npi`` and ``avg-other`` share their units: a model trained on one environment is evaluated
+on all nine. Every unit is also evaluated on the Wilcox sentences; a configuration's Wilcox
+result is the mean over its units. Minimal pairs follow the same assignment: the pairs of E
+are judged by the model(s) the configuration evaluates on E — all of them test sentences,
+never seen in training (their sentences are all in ``test_full``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from li_adger.benchmarks.npi import ENVIRONMENTS
+
+__all__ = ["CONFIGURATIONS", "TITLES", "Unit", "evaluated_by", "units"]
+
+CONFIGURATIONS: tuple[str, ...] = ("cola", "1npi", "avg-other", "all-but-1", "all")
+TITLES: dict[str, str] = {
+    "cola": "CoLA",
+    "1npi": "1 NPI",
+    "avg-other": "Avg Other NPI",
+    "all-but-1": "All-but-1 NPI",
+    "all": "All NPI",
+}
+"""Configuration → the paper's row title (Fig. 1)."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One training run: its key, the environments it trains on and those it is evaluated on."""
+
+    key: str
+    train: tuple[str, ...]
+    evaluate: tuple[str, ...]
+
+
+def _check(configuration: str, environments: Sequence[str]) -> tuple[str, ...]:
+    if configuration not in CONFIGURATIONS:
+        raise ValueError(
+            f"configuration must be one of {list(CONFIGURATIONS)} (got {configuration!r})"
+        )
+    unknown = [e for e in environments if e not in ENVIRONMENTS]
+    if unknown or not environments:
+        raise ValueError(
+            f"environments must be some of {list(ENVIRONMENTS)} (got {list(environments)})"
+        )
+    return tuple(e for e in ENVIRONMENTS if e in environments)
+
+
+def units(configuration: str, environments: Sequence[str] = tuple(ENVIRONMENTS)) -> list[Unit]:
+    """The training units of a configuration over these environments (default all nine).
+
+    Examples
+    --------
+    >>> [u.key for u in units("all-but-1", ["only", "adverbs"])]
+    ['without-adverbs', 'without-only']
+    >>> units("all-but-1", ["only", "adverbs"])[0]
+    Unit(key='without-adverbs', train=('only',), evaluate=('adverbs',))
+    >>> units("1npi", ["only", "adverbs"]) == units("avg-other", ["only", "adverbs"])
+    True
+    >>> units("cola", ["only"])
+    [Unit(key='cola', train=(), evaluate=('only',))]
+    >>> units("all", ["nowhere"])
+    Traceback (most recent call last):
+    ...
+    ValueError: environments must be some of [...] (got ['nowhere'])
+    """
+    envs = _check(configuration, environments)
+    if configuration == "cola":
+        return [Unit("cola", (), envs)]
+    if configuration == "all":
+        return [Unit("all", envs, envs)]
+    if configuration == "all-but-1":
+        if len(envs) < 2:
+            raise ValueError(f"all-but-1 needs at least 2 environments (got {list(envs)})")
+        return [Unit(f"without-{e}", tuple(f for f in envs if f != e), (e,)) for e in envs]
+    return [Unit(f"only-{e}", (e,), envs) for e in envs]
+
+
+def evaluated_by(configuration: str, environment: str, available: Sequence[str]) -> list[str]:
+    """The unit keys whose results on ``environment`` make the configuration's result there
+    (averaged when several), among the ``available`` keys; empty when they are missing.
+
+    Examples
+    --------
+    >>> have = ["only-only", "only-adverbs", "only-questions", "all"]
+    >>> evaluated_by("1npi", "only", have), evaluated_by("avg-other", "only", have)
+    (['only-only'], ['only-adverbs', 'only-questions'])
+    >>> evaluated_by("all", "only", have), evaluated_by("all-but-1", "only", have)
+    (['all'], [])
+    """
+    _check(configuration, [environment])
+    if configuration == "avg-other":
+        return [k for k in available if k.startswith("only-") and k != f"only-{environment}"]
+    wanted = {
+        "cola": "cola",
+        "1npi": f"only-{environment}",
+        "all-but-1": f"without-{environment}",
+        "all": "all",
+    }[configuration]
+    return [k for k in available if k == wanted]
