@@ -13,6 +13,10 @@ Usage::
                               [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
                               [--device-map auto [--max-memory SPEC] [--offload-folder DIR]]
                               [--fresh] [--quiet]
+    python -m baselines finetune [--model M] [--task cola] --restart-kind restarts|orders
+                                 (--seeds 0,1,2 | --n-restarts N) [--init-seed S]
+                                 [--preset thesis] [--epochs N] [--train-cap N]
+                                 --out RUN_DIR [--device auto] [--precision auto]
     python -m baselines models
 
 ``score`` writes one scores file per benchmark; with ``--dataset all`` ``--out`` is a folder
@@ -23,7 +27,8 @@ they go; rerunning the same command after an interruption resumes: a scores file
 a run with the same model, settings and data is kept (:mod:`baselines.finished`), the
 unfinished benchmark resumes from its cache (``--fresh`` starts over). Under ``torchrun
 --nproc_per_node N`` or ``accelerate launch --num_processes N`` the same command scores one
-shard per process (:mod:`baselines.distributed`). ``models`` lists the built-in offline
+shard per process (:mod:`baselines.distributed`). ``finetune`` fine-tunes an encoder restart after restart into a run
+folder (:mod:`baselines.finetune`). ``models`` lists the built-in offline
 models, each with its local file or folder (e.g. for lm-evaluation-harness's
 ``--model_args pretrained=FOLDER``).
 
@@ -42,6 +47,7 @@ from collections.abc import Sequence
 
 from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import start, stop
+from baselines.finetune.cli import add_parser as add_finetune_parser
 from baselines.interface import ENGINES, KINDS, PACKINGS, RUNTIMES, UNIGRAM_SOURCES
 from baselines.npi.cli import add_bow_parser, add_probe_parser
 from baselines.score_run import DTYPES, precision_of, score
@@ -219,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "models", help="list the built-in offline models and their local files or folders"
     )
+    add_finetune_parser(commands)
     add_probe_parser(commands)
     add_bow_parser(commands)
     return parser
@@ -254,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "models":
         return _models()
     try:
+        if args.command == "finetune":  # its own process group, after training
+            from baselines.finetune.cli import main as finetune
+
+            return finetune(args)
         if args.command in ("probe", "bow"):
             return args.run_command(args)
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."

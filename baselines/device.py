@@ -76,3 +76,23 @@ def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtyp
             f"precision must be one of 'auto', 'fp32', 'fp16', 'bf16' (got {precision!r})"
         )
     return _DTYPES[precision]
+
+
+def cpu_name() -> str:
+    """The CPU's model name (``/proc/cpuinfo``'s first ``model name``, else the platform's).
+
+    Examples
+    --------
+    >>> isinstance(cpu_name(), str) and cpu_name() != ""
+    True
+    """
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"

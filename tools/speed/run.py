@@ -69,15 +69,9 @@ def machine_info(threads: int, device: str) -> dict[str, Any]:
     import torch
     import transformers
 
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    from baselines.device import cpu_name
+
+    cpu = cpu_name()
     try:
         ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):

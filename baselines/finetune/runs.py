@@ -1,0 +1,310 @@
+"""A fine-tuning run's folder: one prediction file per restart, resumable, shared out over ranks.
+
+::
+
+    RUN_DIR/
+      run.json               # the spec, created, machine, world_size, wall time (rank 0, last)
+      restart-<seed>.jsonl   # one per finished restart, written atomically
+
+A restart file's first line is its metadata (format ``adc-finetune-predictions``, the seeds,
+the restart kind, task, configuration, model, training sentences and seconds, created,
+machine, and the training ``settings`` it was made with); then one record per evaluation set
+and item (:func:`baselines.finetune.train.prediction_record`). Files whose name starts with a
+dot or ends in ``.tmp`` are unfinished; readers skip them.
+
+A rerun of the same spec skips every restart whose file is there; a file made with other
+settings is an error naming it, never overwritten. Under ``torchrun`` or ``accelerate launch``
+process ``rank`` of ``world_size`` trains the seeds at positions ``rank, rank + world_size, ...``
+of the spec's seeds; then the files are gathered on rank 0 (gloo; no shared file system
+needed), which writes the missing ones and ``run.json``. Each restart depends only on its
+seeds, so the files equal those of one process's run. A killed launch resumes by relaunching.
+
+Examples
+--------
+>>> my_seeds((0, 1, 2, 3, 4), rank=1, world_size=2)
+(1, 3)
+>>> restart_path("run", 7).name
+'restart-7.jsonl'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from baselines.finetune.spec import FinetuneSpec
+from li_adger.io.atomic import atomic_write_text
+
+__all__ = [
+    "PREDICTIONS_FORMAT",
+    "RUN_FORMAT",
+    "finished_restarts",
+    "my_seeds",
+    "read_restart",
+    "read_run",
+    "restart_path",
+    "run_finetune",
+]
+
+RUN_FORMAT = "adc-finetune-run"
+PREDICTIONS_FORMAT = "adc-finetune-predictions"
+VERSION = 1
+RECORD_FIELDS = ("set", "id", "gold", "prediction", "p_unacceptable", "p_acceptable")
+_LAUNCH_VARIABLES = ("WORLD_SIZE", "RANK", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK")
+
+
+def restart_path(run_dir: str | Path, seed: int) -> Path:
+    """The file of restart ``seed`` in ``run_dir``."""
+    return Path(run_dir) / f"restart-{seed}.jsonl"
+
+
+def my_seeds(seeds: Sequence[int], *, rank: int, world_size: int) -> tuple[int, ...]:
+    """The seeds process ``rank`` of ``world_size`` trains: every ``world_size``-th from its rank."""
+    return tuple(seeds[rank::world_size])
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def restart_metadata(spec: FinetuneSpec, seed: int, result: Any, machine: str) -> dict[str, Any]:
+    """The first line of restart ``seed``'s file."""
+    init_seed, data_seed = spec.seed_pair(seed)
+    return {
+        "format": PREDICTIONS_FORMAT,
+        "version": VERSION,
+        "seed": seed,
+        "init_seed": init_seed,
+        "data_seed": data_seed,
+        "restart_kind": spec.restart_kind,
+        "task": spec.task,
+        "configuration": spec.configuration,
+        "model": spec.model,
+        "train_sentences": result.train_sentences,
+        "train_tokens": result.train_tokens,
+        "train_seconds": result.train_seconds,
+        "train_loss": round(result.train_loss, 6),
+        "created": _now(),
+        "machine": machine,
+        "settings": spec.training_settings(),
+    }
+
+
+def restart_text(meta: dict[str, Any], predictions: dict[str, list[dict[str, Any]]]) -> str:
+    """A restart file's text: the metadata line, then every set's records in order."""
+    lines = [json.dumps(meta)]
+    lines.extend(json.dumps(r) for records in predictions.values() for r in records)
+    return "\n".join(lines) + "\n"
+
+
+def read_restart(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The metadata and records of a restart file; a bad line is an error naming the file,
+    line and field.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> bad = Path(tempfile.mkdtemp()) / "restart-0.jsonl"
+    >>> meta = {"format": PREDICTIONS_FORMAT, "version": 1, "seed": 0}
+    >>> _ = bad.write_text(json.dumps(meta) + '\\n{"set": "x", "id": "a", "gold": 1}\\n')
+    >>> read_restart(bad)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...restart-0.jsonl:2: id 'a': field 'prediction' is missing
+    """
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise ValueError(f"{path}:1: the file is empty")
+    try:
+        meta = json.loads(lines[0])
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}:1: the metadata line is not JSON ({err.msg})") from None
+    if not isinstance(meta, dict) or meta.get("format") != PREDICTIONS_FORMAT:
+        raise ValueError(f"{path}:1: field 'format' must be {PREDICTIONS_FORMAT!r}")
+    if meta.get("version") != VERSION:
+        raise ValueError(
+            f"{path}:1: field 'version' must be {VERSION} (got {meta.get('version')!r})"
+        )
+    records = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}:{number}: not JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}:{number}: a record must be a JSON object")
+        for name in RECORD_FIELDS:
+            if name not in record:
+                raise ValueError(
+                    f"{path}:{number}: id {record.get('id')!r}: field {name!r} is missing"
+                )
+        if record["prediction"] not in (0, 1) or record["gold"] not in (0, 1, None):
+            field = "prediction" if record["prediction"] not in (0, 1) else "gold"
+            raise ValueError(
+                f"{path}:{number}: id {record['id']!r}: field {field!r} must be 0 or 1 "
+                f"(got {record[field]!r})"
+            )
+        records.append(record)
+    return meta, records
+
+
+def read_run(run_dir: str | Path) -> tuple[dict[str, Any], dict[int, Path]]:
+    """``run.json`` of a finished run and its restart files by seed (unfinished files skipped)."""
+    run_dir = Path(run_dir)
+    path = run_dir / "run.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{run_dir} is not a fine-tuning run: {path} does not exist")
+    run = json.loads(path.read_text(encoding="utf-8"))
+    if run.get("format") != RUN_FORMAT:
+        raise ValueError(f"{path}: field 'format' must be {RUN_FORMAT!r}")
+    return run, finished_restarts(run_dir)
+
+
+def finished_restarts(run_dir: str | Path) -> dict[int, Path]:
+    """The restart files in ``run_dir`` by seed (dot-prefixed and ``*.tmp`` files skipped)."""
+    out = {}
+    for path in sorted(Path(run_dir).glob("restart-*.jsonl")):
+        seed = path.stem.removeprefix("restart-")
+        if seed.isdigit() and not path.name.startswith("."):
+            out[int(seed)] = path
+    return dict(sorted(out.items()))
+
+
+def _reusable(path: Path, spec: FinetuneSpec, seed: int) -> bool:
+    meta, _ = read_restart(path)
+    init_seed, data_seed = spec.seed_pair(seed)
+    mine = {"settings": spec.training_settings(), "init_seed": init_seed, "data_seed": data_seed}
+    for name, value in mine.items():
+        if meta.get(name) != value:
+            raise ValueError(
+                f"{path} was made with other settings ({name}: {meta.get(name)!r}, this run "
+                f"{value!r}); give this run another --out, or remove the file"
+            )
+    return True
+
+
+@contextlib.contextmanager
+def _one_process_view() -> Iterator[None]:
+    """Hide the launcher's variables: each process trains its restarts on its own, and the
+    Trainer must not wrap the model for data-parallel training."""
+    saved = {k: os.environ.pop(k) for k in _LAUNCH_VARIABLES if k in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
+def _pin_gpu(local_rank: int) -> None:
+    """One GPU per process: this process sees only GPU ``local_rank`` (before CUDA starts)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    gpus = visible.split(",") if visible else None
+    os.environ["CUDA_VISIBLE_DEVICES"] = gpus[local_rank] if gpus else str(local_rank)
+
+
+def run_finetune(
+    spec: FinetuneSpec, out: str | Path, *, progress: bool = True, log: Any = None
+) -> Path:
+    """Train every restart of ``spec`` not yet in ``out`` (this process's share under a
+    launcher) and write ``out/run.json``; return ``out``. ``log`` is called with one line per
+    restart (default: print)."""
+    from baselines.device import cpu_name
+    from baselines.distributed import launch_from_env
+    from baselines.finetune.tasks import get_task
+
+    started = time.perf_counter()
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(f"--out must be a folder (got the file {out})")
+    log = log or (lambda line: print(line, flush=True))
+    task = get_task(spec.task)
+    launch = launch_from_env()
+    rank, world_size = (0, 1) if launch is None else (launch.rank, launch.world_size)
+    done = finished_restarts(out) if out.is_dir() else {}
+    for seed, path in done.items():
+        if seed in spec.seeds:
+            _reusable(path, spec, seed)
+    todo = [s for s in my_seeds(spec.seeds, rank=rank, world_size=world_size) if s not in done]
+    machine = cpu_name()
+    if todo:
+        from baselines.finetune.train import finetune_once
+
+        if launch is not None and spec.device in ("auto", "cuda"):
+            import torch
+
+            if torch.cuda.is_available():
+                _pin_gpu(launch.local_rank)
+        train_set, eval_sets = task.train_set(spec), task.eval_sets(spec)
+        out.mkdir(parents=True, exist_ok=True)
+        with _one_process_view():
+            for k, seed in enumerate(todo, start=1):
+                init_seed, data_seed = spec.seed_pair(seed)
+                result = finetune_once(spec, task, seed=init_seed, data_seed=data_seed,
+                                       train_set=train_set, eval_sets=eval_sets,
+                                       progress=progress, work_dir=out)  # fmt: skip
+                meta = restart_metadata(spec, seed, result, machine)
+                atomic_write_text(restart_path(out, seed), restart_text(meta, result.predictions))
+                log(f"rank {rank}: restart {seed} ({k}/{len(todo)}) done in "
+                    f"{result.train_seconds:.0f} s, loss {result.train_loss:.4f}")  # fmt: skip
+    if launch is not None:
+        _gather(out, spec, launch)
+    if rank == 0:
+        _write_run_json(out, spec, machine, world_size, time.perf_counter() - started)
+    return out
+
+
+def _gather(out: Path, spec: FinetuneSpec, launch: Any) -> None:
+    """Every rank's restart files onto rank 0 (which writes those it lacks); waits for all."""
+    import torch.distributed as dist
+
+    mine = my_seeds(spec.seeds, rank=launch.rank, world_size=launch.world_size)
+    texts = {s: restart_path(out, s).read_text(encoding="utf-8") for s in mine}
+    if not dist.is_initialized():  # ranks may finish hours apart
+        dist.init_process_group("gloo", rank=launch.rank, world_size=launch.world_size,
+                                timeout=_dt.timedelta(days=7))  # fmt: skip
+    gathered: list[Any] | None = [None] * launch.world_size if launch.is_main else None
+    dist.gather_object(texts, gathered, dst=0)
+    if gathered is not None:
+        for share in gathered:
+            for seed, text in share.items():
+                path = restart_path(out, seed)
+                if not path.is_file():
+                    atomic_write_text(path, text)
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def _write_run_json(
+    out: Path, spec: FinetuneSpec, machine: str, world_size: int, seconds: float
+) -> None:
+    import torch
+    import transformers
+
+    path = out / "run.json"
+    previous = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    files = finished_restarts(out)
+    missing = [s for s in spec.seeds if s not in files]
+    if missing:
+        raise RuntimeError(f"restart {missing[0]} has no file in {out} after the run")
+    train_seconds = [read_restart(files[s])[0]["train_seconds"] for s in spec.seeds]
+    run = {
+        "format": RUN_FORMAT,
+        "version": VERSION,
+        "spec": spec.to_json(),
+        "created": previous.get("created", _now()),
+        "finished": _now(),
+        "machine": machine,
+        "world_size": world_size,
+        "restarts": list(spec.seeds),
+        "train_seconds": round(sum(train_seconds), 1),
+        "wall_seconds": round(seconds + previous.get("wall_seconds", 0.0), 1),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+    }
+    atomic_write_text(path, json.dumps(run, indent=2) + "\n")
