@@ -168,12 +168,15 @@ def finetune_once(
     progress: bool = True,
     callbacks: Sequence[Any] = (),
     work_dir: str | Path | None = None,
+    save_to: str | Path | None = None,
 ) -> RestartResult:
     """Fine-tune ``spec.model`` on ``task`` once (head and dropout from ``seed``, data order
     from ``data_seed``) and predict the task's evaluation sets.
 
     ``train_set`` and ``eval_sets`` default to the task's (pass them to read them once for many
     restarts). ``callbacks`` go to the Trainer (e.g. to evaluate after each epoch).
+    ``save_to``, when given, is the folder the fine-tuned model and its tokenizer are saved to
+    (atomically), e.g. for probing its representations later.
     """
     import torch
     from torch.utils.data import DataLoader
@@ -252,6 +255,12 @@ def finetune_once(
         output = trainer.train()
         seconds = time.perf_counter() - started
     model = trainer.model
+    if save_to is not None:
+        from li_adger.io.atomic import atomic_dir
+
+        with atomic_dir(save_to) as staging:
+            model.save_pretrained(staging)
+            tokenizer.save_pretrained(staging)
     dtype = torch.bfloat16 if flags["bf16"] else torch.float16 if flags["fp16"] else torch.float32
     predictions = {}
     for name, items in eval_sets.items():
