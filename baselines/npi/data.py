@@ -63,9 +63,10 @@ def train_examples(
 
 
 def eval_sets(
-    paths: Mapping[str, Path], environments: Sequence[str]
+    paths: Mapping[str, Path], environments: Sequence[str], cap: int | None = None
 ) -> dict[str, list[tuple[str, str, int]]]:
-    """``{set: [(id, sentence, gold)]}`` of :data:`EVAL_SETS` for these evaluation environments.
+    """``{set: [(id, sentence, gold)]}`` of :data:`EVAL_SETS` for these evaluation environments
+    (``cap``: the first N test sentences of each environment; the Wilcox set whole).
 
     Examples
     --------
@@ -77,7 +78,7 @@ def eval_sets(
     test = [
         (r.id, r.sentence, r.acceptable)
         for e in environments
-        for r in read_probing(paths, e, "test")
+        for r in read_probing(paths, e, "test")[:cap]
     ]
     wilcox = [(r.id, r.sentence, r.acceptable) for r in read_wilcox(paths)]
     return {"npi_test": test, "wilcox": wilcox}

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 
 from li_adger.benchmarks.npi import ENVIRONMENTS
 
-__all__ = ["CONFIGURATIONS", "TITLES", "Unit", "evaluated_by", "units"]
+__all__ = [
+    "CONFIGURATIONS",
+    "TITLES",
+    "Unit",
+    "evaluated_by",
+    "parse_configuration",
+    "unit_key",
+    "units",
+]
 
 CONFIGURATIONS: tuple[str, ...] = ("cola", "1npi", "avg-other", "all-but-1", "all")
 TITLES: dict[str, str] = {
@@ -47,6 +55,18 @@ class Unit:
     key: str
     train: tuple[str, ...]
     evaluate: tuple[str, ...]
+
+    @property
+    def configuration(self) -> str:
+        """The unit as a fine-tuning run's configuration: ``TRAIN>EVAL``, each side
+        environments joined by ``+`` (``cola`` for CoLA).
+
+        Examples
+        --------
+        >>> Unit("without-only", ("adverbs", "questions"), ("only",)).configuration
+        'adverbs+questions>only'
+        """
+        return f"{'+'.join(self.train) or 'cola'}>{'+'.join(self.evaluate)}"
 
 
 def _check(configuration: str, environments: Sequence[str]) -> tuple[str, ...]:
@@ -114,3 +134,50 @@ def evaluated_by(configuration: str, environment: str, available: Sequence[str])
         "all": "all",
     }[configuration]
     return [k for k in available if k == wanted]
+
+
+def unit_key(train: Sequence[str]) -> str:
+    """The key of a unit trained on these environments (relative to all nine).
+
+    Examples
+    --------
+    >>> unit_key([]), unit_key(["only"]), unit_key(list(ENVIRONMENTS))
+    ('cola', 'only-only', 'all')
+    >>> unit_key([e for e in ENVIRONMENTS if e != "only"]), unit_key(["only", "adverbs"])
+    ('without-only', 'adverbs+only')
+    """
+    envs = [e for e in ENVIRONMENTS if e in train]
+    missing = [e for e in ENVIRONMENTS if e not in envs]
+    if not envs:
+        return "cola"
+    if len(envs) == 1:
+        return f"only-{envs[0]}"
+    if not missing:
+        return "all"
+    if len(missing) == 1:
+        return f"without-{missing[0]}"
+    return "+".join(envs)
+
+
+def parse_configuration(text: str) -> Unit:
+    """A ``TRAIN>EVAL`` configuration (see :attr:`Unit.configuration`) as a :class:`Unit`.
+
+    Examples
+    --------
+    >>> parse_configuration("only>only+adverbs")
+    Unit(key='only-only', train=('only',), evaluate=('adverbs', 'only'))
+    >>> parse_configuration("cola>questions").key
+    'cola'
+    >>> parse_configuration("only")
+    Traceback (most recent call last):
+    ...
+    ValueError: an NPI configuration must be one of [...] or TRAIN>EVAL with environments joined by '+' (got 'only')
+    """
+    train_text, sep, eval_text = text.partition(">")
+    if not sep or not eval_text:
+        raise ValueError(
+            f"an NPI configuration must be one of {list(CONFIGURATIONS)} or TRAIN>EVAL with "
+            f"environments joined by '+' (got {text!r})"
+        )
+    train = () if train_text == "cola" else _check("all", train_text.split("+"))
+    return Unit(unit_key(train), train, _check("all", eval_text.split("+")))
