@@ -34,6 +34,13 @@ import warnings
 from collections.abc import Sequence
 
 from metric_adc.cli.ceiling import add_ceiling_parser
+from metric_adc.cli.chapter2 import (
+    add_acrobatic_parser,
+    add_cola_features_parser,
+    add_disagreements_parser,
+    add_matrix_parser,
+    add_table_2_1_parser,
+)
 from metric_adc.cli.integrations import (
     add_from_harness_parser,
     add_harness_path_parser,
@@ -51,6 +58,11 @@ SUBCOMMANDS = {
     "summary": add_summary_parser,
     "table-2.2": add_table_2_2_parser,
     "ceiling": add_ceiling_parser,
+    "acrobatic": add_acrobatic_parser,
+    "disagreements": add_disagreements_parser,
+    "matrix": add_matrix_parser,
+    "table-2.1": add_table_2_1_parser,
+    "cola-features": add_cola_features_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
     "from-harness": add_from_harness_parser,

@@ -21,6 +21,7 @@ import gradio as gr
 
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
+from space.ui.tab_chapter2 import chapter2_tab
 from space.ui.tab_family import family_tab
 from space.ui.tab_li_adger import li_adger_tab
 from space.ui.tab_upload import upload_tab
@@ -96,6 +97,8 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
                 if bench in data.benchmarks:
                     with gr.Tab(TITLES[bench], id=bench):
                         family_tab(data, bench, uploads, demo)
+            with gr.Tab("Fine-tuned classifiers (thesis ch. 2)", id="chapter2"):
+                chapter2_tab(data)
             with gr.Tab("Evaluate your scores", id="upload"):
                 upload_tab(data, uploads, delta, login=login)
     return demo

@@ -1,0 +1,121 @@
+"""The thesis's Chapter 2 in the app: the acrobatic sentences (Figure 2-3: the curve, and the
+sentences with their flip counts) and the CoLA analysis set by feature (Figures 2-1/2-2),
+from the shipped aggregates of :mod:`space.data.chapter2`. Self-contained: its handlers are
+the functions below, each with an ``api_name``.
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+import pandas as pd
+
+from metric_adc.chapter2.formatting import format_acrobatic
+from metric_adc.chapter2.plots import acrobatic_figure, features_figure
+from space.data.chapter2 import read_chapter2
+from space.data.dataset import pair_units
+from space.data.space_data import SpaceData
+
+__all__ = ["acrobatic_view", "chapter2_tab", "features_view"]
+
+_INTRO = """
+**The thesis's Chapter 2.** One BERT-base-uncased initialisation fine-tuned on CoLA in 200
+training orders changes its predicted label for 1,272 of LI-Adger's 4,178 sentences (the
+*acrobatic* sentences), while its MCC on LI-Adger hardly moves. Runs of other classifiers
+(`python -m baselines finetune`) appear here once shipped (`python -m space.data.chapter2 RUN…`).
+Commands: `python -m metric_adc acrobatic`, `table-2.1`, `cola-features` (docs/chapter2.md).
+"""
+
+SENTENCE_COLUMNS = ["id", "flips", "acceptable", "phenomenon", "sentence"]
+
+
+def acrobatic_view(data: SpaceData, report: dict | None):
+    """The figure, the summary and the sentence table of one acrobatic report (the sentences
+    most often flipped first); an empty view without one.
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> acrobatic, _ = read_chapter2()
+    >>> fig, text, table = acrobatic_view(toy_space_data(), next(iter(acrobatic.values())))
+    >>> len(table), list(table.columns) == SENTENCE_COLUMNS, table["flips"].is_monotonic_decreasing
+    (1272, True, True)
+    """
+    if report is None:
+        return (
+            None,
+            "No study of training orders is shipped.",
+            pd.DataFrame(columns=SENTENCE_COLUMNS),
+        )
+    units = pair_units(data.frame)
+    text = dict(zip(units["id"], units["sentence"], strict=True))
+    phenomenon = dict(zip(data.frame["good_id"], data.frame["phenomenon"], strict=True)) | dict(
+        zip(data.frame["bad_id"], data.frame["phenomenon"], strict=True)
+    )
+    rows = [
+        [
+            f["id"],
+            f["flips"],
+            data.acceptable.get(f["id"]),
+            phenomenon.get(f["id"], "—"),
+            text.get(f["id"], "—"),
+        ]
+        for f in sorted(report["flips"], key=lambda f: (-f["flips"], f["id"]))
+    ]
+    return (
+        acrobatic_figure(report),
+        f"```\n{format_acrobatic(report)}\n```",
+        pd.DataFrame(rows, columns=SENTENCE_COLUMNS),
+    )
+
+
+def features_view(records: dict[str, dict], level: str):
+    """The figure and the table of the shipped runs' MCC by feature of ``level``.
+
+    Examples
+    --------
+    >>> fig, table = features_view({}, "major")
+    >>> fig is None, table.empty
+    (True, True)
+    """
+    rows = [row for r in records.values() for row in r["levels"][level]]
+    if not rows:
+        return None, pd.DataFrame(columns=["model", "feature", "sentences", "mean", "min", "max"])
+    dashed = {name: r["dashed"] for name, r in records.items()}
+    table = pd.DataFrame(
+        [[r["model"], r["feature"], r["n_sentences"], r["mean"], r["min"], r["max"]] for r in rows],
+        columns=["model", "feature", "sentences", "mean", "min", "max"],
+    ).round(3)
+    return features_figure(rows, level=level, dashed=dashed), table
+
+
+def chapter2_tab(data: SpaceData) -> None:
+    """Lay out the tab: an acrobatic view and a CoLA-features view."""
+    acrobatic, features = read_chapter2()
+    gr.Markdown(_INTRO)
+    with gr.Tabs():
+        with gr.Tab("Acrobatic sentences (Figure 2-3)"):
+            names = list(acrobatic)
+            study = gr.Dropdown(
+                names, value=names[0] if names else None, label="study of training orders"
+            )
+            fig, text, table = acrobatic_view(data, acrobatic[names[0]] if names else None)
+            plot = gr.Plot(fig, show_label=False)
+            summary = gr.Markdown(text)
+            sentences = gr.Dataframe(
+                table, label="acrobatic sentences, most flips first", max_height=420
+            )
+            study.change(lambda n: acrobatic_view(data, acrobatic.get(n)), study, [plot, summary, sentences],
+                         api_name="chapter2_acrobatic")  # fmt: skip
+        with gr.Tab("CoLA analysis set by feature (Figures 2-1, 2-2)"):
+            if not features:
+                gr.Markdown("No fine-tuning run with the analysis set is shipped yet.")
+            level = gr.Radio(["major", "minor"], value="major", label="features")
+            fig, table = features_view(features, "major")
+            fplot = gr.Plot(fig, show_label=False, elem_classes=["scroll-plot"])
+            ftable = gr.Dataframe(table, max_height=420)
+            level.change(
+                lambda lv: features_view(features, lv),
+                level,
+                [fplot, ftable],
+                api_name="cola_features",
+            )

@@ -1,0 +1,118 @@
+"""``table-2.1`` and ``cola-features`` on fixture runs of restarts (tests/chapter2_runs.py):
+every number is recomputed here with scikit-learn from the probabilities the fixture wrote."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from metric_adc.__main__ import main
+from metric_adc.chapter2.cola_sets import analysis_features, gold_labels
+from metric_adc.chapter2.runs import read_run
+from metric_adc.family.items import items_of
+from tests.chapter2_runs import write_run
+
+metrics = pytest.importorskip("sklearn.metrics")
+
+SETS = ("thesis_cola_test", "cola_out_of_domain_dev", "cola_analysis")
+
+
+def _sets(li_adger: bool = True) -> dict:
+    out = {s: (list(gold_labels(s)), [int(v) for v in gold_labels(s).values()]) for s in SETS}
+    if li_adger:
+        ids = items_of("li_adger").labels["id"].tolist()
+        out["li_adger"] = (ids, [None] * len(ids))
+    return out
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs") / "tiny"
+    probs = write_run(folder, kind="restarts", seeds=[0, 1, 2, 3], sets=_sets(),
+                      rng=np.random.default_rng(7), flip=0.5)  # fmt: skip
+    return folder, probs
+
+
+def _mcc(gold, predicted) -> float:
+    return float(metrics.matthews_corrcoef(gold, predicted))
+
+
+def test_table_2_1(run, capsys):
+    folder, probs = run
+    assert main(["table-2.1", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    row = report["rows"][0]
+    assert row["model"] == "tiny" and row["n_restarts"] == 4
+    for s in ("thesis_cola_test", "cola_out_of_domain_dev"):
+        gold = np.array(list(gold_labels(s).values()))
+        predicted = probs[s] > 0.5
+        per = [_mcc(gold, predicted[:, k]) for k in range(4)]
+        assert row[s]["per_restart"] == pytest.approx(per)
+        assert row[s]["mean"] == pytest.approx(np.mean(per))
+        assert row[s]["sd"] == pytest.approx(np.std(per, ddof=1))
+        assert row[s]["max"] == pytest.approx(max(per))
+        vote = predicted.sum(axis=1) >= 3  # more than half of 4
+        assert row[s]["ensemble"] == pytest.approx(_mcc(gold, vote))
+    best = int(np.argmax(row["thesis_cola_test"]["per_restart"]))
+    assert row["table_2_2"]["seed"] == best
+    labels = items_of("li_adger").labels
+    expert = labels["label"].to_numpy(dtype=bool)
+    li = probs["li_adger"][:, best] > 0.5
+    assert row["table_2_2"]["li_adger_expert"] == pytest.approx(_mcc(expert, li))
+    # the thesis's printed rows ride along
+    assert [r["model"] for r in report["references"]][:3] == ["CoLA baseline", "GPT", "BERT-large"]
+
+
+def test_cola_features(run, capsys, tmp_path):
+    folder, probs = run
+    assert main(["cola-features", str(folder), "--json", "--plots", str(tmp_path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "cola-features-major.png",
+        "cola-features-minor.png",
+    ]
+    gold = np.array(list(gold_labels("cola_analysis").values()))
+    predicted = probs["cola_analysis"] > 0.5
+    ids = list(gold_labels("cola_analysis"))
+    for level in ("major", "minor"):
+        names, has = analysis_features(level)
+        rows = {r["feature"]: r for r in report["levels"][level]}
+        assert list(rows) == names
+        for f in names:
+            m = np.array([f in has[i] for i in ids])
+            assert rows[f]["n_sentences"] == m.sum()
+            if m.any():
+                per = [_mcc(gold[m], predicted[m, k]) for k in range(4)]
+                assert rows[f]["mean"] == pytest.approx(np.mean(per), abs=1e-12), f
+    test_gold = np.array(list(gold_labels("thesis_cola_test").values()))
+    dashed = np.mean([_mcc(test_gold, probs["thesis_cola_test"][:, k] > 0.5) for k in range(4)])
+    assert report["dashed"]["tiny"] == pytest.approx(dashed)
+
+
+def test_a_gold_label_that_differs_from_the_source(tmp_path, capsys):
+    sets = _sets(li_adger=False)
+    ids, gold = sets["thesis_cola_test"]
+    sets["thesis_cola_test"] = (ids, [1 - gold[0], *gold[1:]])
+    write_run(tmp_path / "bad", kind="restarts", seeds=[5], sets=sets, rng=np.random.default_rng(0))
+    assert main(["table-2.1", str(tmp_path / "bad")]) == 2
+    err = capsys.readouterr().err
+    assert "restart-5.jsonl: id 'test.0' of 'thesis_cola_test': field 'gold'" in err
+
+
+def test_a_set_left_out(tmp_path, capsys):
+    sets = _sets(li_adger=False)
+    del sets["cola_out_of_domain_dev"]
+    write_run(
+        tmp_path / "part", kind="restarts", seeds=[0], sets=sets, rng=np.random.default_rng(0)
+    )
+    assert read_run(tmp_path / "part").restarts[0].sets.keys() == {
+        "thesis_cola_test",
+        "cola_analysis",
+    }
+    assert main(["table-2.1", str(tmp_path / "part")]) == 2
+    assert (
+        "restart 0 has no prediction for 516 item(s) of 'cola_out_of_domain_dev'"
+        in capsys.readouterr().err
+    )
