@@ -46,6 +46,7 @@ from metric_adc.cli.integrations import (
     add_harness_path_parser,
     add_push_parser,
 )
+from metric_adc.cli.npi_methods import add_npi_methods_parser
 from metric_adc.cli.report import add_report_parser, add_reproduce_parser
 from metric_adc.cli.summary import add_summary_parser, add_table_2_2_parser
 from metric_adc.scores.checks import UnscoredSentencesWarning
@@ -63,6 +64,7 @@ SUBCOMMANDS = {
     "matrix": add_matrix_parser,
     "table-2.1": add_table_2_1_parser,
     "cola-features": add_cola_features_parser,
+    "npi-methods": add_npi_methods_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
     "from-harness": add_from_harness_parser,

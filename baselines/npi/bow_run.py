@@ -1,10 +1,12 @@
 """The bag-of-words baseline run: each unit of the chosen configurations, then the probes.
 
-A run folder holds ``run.json`` (the settings, the vectors used, the machine), one
-``unit-<key>.seed-<seed>.jsonl`` per finished training unit (the fine-tuning runs' prediction
-format: a metadata line, then one record per evaluation item; see ``docs/npi-methods.md``),
-written atomically and skipped when present (a rerun resumes), and ``probe.json`` (the
-feature probes on the pooled vectors, the rows of :mod:`baselines.npi.probe`).
+The output folder is laid out as ``finetune --task npi`` lays out its own, so that the metric
+reads both alike: one run folder ``OUT/<unit key>/`` per training unit, holding ``run.json``
+(format ``adc-finetune-run``; its spec names the model ``bow:<vectors>``, the task ``npi``,
+the unit's ``TRAIN>EVAL`` configuration and the caps) and ``restart-<seed>.jsonl`` (a metadata
+line, then one record per evaluation item), written atomically and skipped when present (a
+rerun resumes); and ``OUT/probe.json``, the feature probes on the pooled vectors
+(:mod:`baselines.npi.probe`).
 """
 
 from __future__ import annotations
@@ -25,18 +27,7 @@ from li_adger.benchmarks.npi_configurations import Unit, units
 from li_adger.benchmarks.npi_sets import read_probing
 from li_adger.io.atomic import atomic_write_text
 
-__all__ = ["prediction_lines", "run_bow", "unit_file_name"]
-
-
-def unit_file_name(key: str, seed: int) -> str:
-    """A unit's prediction file.
-
-    Examples
-    --------
-    >>> unit_file_name("without-only", 0)
-    'unit-without-only.seed-0.jsonl'
-    """
-    return f"unit-{key}.seed-{seed}.jsonl"
+__all__ = ["prediction_lines", "run_bow"]
 
 
 def prediction_lines(
@@ -71,13 +62,27 @@ def prediction_lines(
     return "\n".join(lines) + "\n"
 
 
+def _spec(unit: Unit, vectors: StaticVectors, train_cap: int | None, eval_cap: int | None,
+          seed: int) -> dict[str, Any]:  # fmt: skip
+    return {
+        "model": f"bow:{vectors.source}",
+        "task": "npi",
+        "configuration": unit.configuration,
+        "restart_kind": "restarts",
+        "seeds": [seed],
+        "classifier": "max-pooled static vectors, MLP (256 ReLU units, early stopping)",
+        "train_cap": train_cap,
+        "eval_cap": eval_cap,
+    }
+
+
 def _unit(
     unit: Unit,
     vectors: StaticVectors,
     paths: Mapping[str, Path],
     *,
-    configuration: str,
     train_cap: int | None,
+    eval_cap: int | None,
     seed: int,
 ) -> str:
     started = time.perf_counter()
@@ -85,7 +90,7 @@ def _unit(
     model = mlp_classifier(seed)
     model.fit(vectors.pool([t for t, _ in train]), np.array([y for _, y in train]))
     seconds = time.perf_counter() - started
-    sets = eval_sets(paths, unit.evaluate)
+    sets = eval_sets(paths, unit.evaluate, eval_cap)
     probabilities = {
         name: model.predict_proba(vectors.pool([t for _, t, _ in items]))[:, 1]
         for name, items in sets.items()
@@ -93,20 +98,18 @@ def _unit(
     metadata = {
         "format": "adc-finetune-predictions",
         "version": 1,
-        "method": "bow",
-        "vectors": vectors.source,
         "seed": seed,
+        "init_seed": seed,
+        "data_seed": seed,
+        "restart_kind": "restarts",
         "task": "npi",
-        "configuration": configuration,
-        "unit": unit.key,
-        "train_environments": list(unit.train),
-        "eval_environments": list(unit.evaluate),
-        "train_cap": train_cap,
+        "configuration": unit.configuration,
         "model": f"bow:{vectors.source}",
         "train_sentences": len(train),
         "train_seconds": round(seconds, 2),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
+        "settings": _spec(unit, vectors, train_cap, eval_cap, seed),
     }
     return prediction_lines(metadata, sets, probabilities)
 
@@ -119,49 +122,45 @@ def run_bow(
     configurations: Sequence[str],
     environments: Sequence[str],
     train_cap: int | None,
+    eval_cap: int | None = None,
     seed: int = 0,
     probe: bool = True,
     progress: bool = True,
-) -> dict[str, Any]:
-    """Train and evaluate every unit of ``configurations`` (skipping finished ones), then probe."""
+) -> list[Path]:
+    """Train and evaluate every unit of ``configurations`` (skipping finished ones), then
+    probe; returns the unit folders."""
     from tqdm.auto import tqdm
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    settings = {
-        "format": "adc-npi-bow-run",
-        "version": 1,
-        "vectors": vectors.source,
-        "train_cap": train_cap,
-        "seed": seed,
-        "environments": list(environments),
-        "machine": machine(),
-    }
-    atomic_write_text(out / "run.json", json.dumps(settings, indent=2))
-    todo: dict[str, tuple[str, Unit]] = {}
+    todo: dict[str, Unit] = {}
     for configuration in configurations:
         if configuration == "cola":
-            continue  # no CoLA bag-of-words: the paper's BoW rows are NPI-trained
+            continue  # the paper's BoW rows are trained on NPI data only
         for unit in units(configuration, environments):
-            todo.setdefault(unit.key, (configuration, unit))
-    for key, (configuration, unit) in tqdm(todo.items(), disable=not progress, desc="bow units"):
-        target = out / unit_file_name(key, seed)
+            todo.setdefault(unit.key, unit)
+    folders = []
+    for key, unit in tqdm(todo.items(), disable=not progress, desc="bow units"):
+        folder = out / key
+        target = folder / f"restart-{seed}.jsonl"
         if not target.exists():
-            atomic_write_text(
-                target,
-                _unit(
-                    unit,
-                    vectors,
-                    paths,
-                    configuration=configuration,
-                    train_cap=train_cap,
-                    seed=seed,
-                ),
-            )
+            started = time.perf_counter()
+            text = _unit(unit, vectors, paths, train_cap=train_cap, eval_cap=eval_cap, seed=seed)
+            atomic_write_text(target, text)
+            run = {
+                "format": "adc-finetune-run",
+                "version": 1,
+                "spec": _spec(unit, vectors, train_cap, eval_cap, seed),
+                "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                "machine": machine(),
+                "world_size": 1,
+                "wall_seconds": round(time.perf_counter() - started, 1),
+            }
+            atomic_write_text(folder / "run.json", json.dumps(run, indent=2) + "\n")
+        folders.append(folder)
     if probe:
         started = time.perf_counter()
         train = {e: read_probing(paths, e, "train")[:train_cap] for e in environments}
-        test = {e: read_probing(paths, e, "test") for e in environments}
+        test = {e: read_probing(paths, e, "test")[:eval_cap] for e in environments}
         pooled = {
             e: vectors.pool([r.sentence for r in (*train[e], *test[e])]) for e in environments
         }
@@ -174,6 +173,7 @@ def run_bow(
             encoder=vectors.source,
             representation="max-pooled static vectors",
             train_cap=train_cap,
+            test_cap=eval_cap,
             costs={"probe_seconds": round(time.perf_counter() - started, 2)},
         )
-    return settings
+    return folders

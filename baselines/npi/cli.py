@@ -120,6 +120,12 @@ def add_probe_parser(sub: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", required=True, help="the probe.json to write")
     parser.add_argument("--device", default="cpu")
+    parser.add_argument(
+        "--test-cap",
+        type=int_at_least(1),
+        default=None,
+        help="the first N test sentences of each environment (default all 1,000)",
+    )
     _common(parser)
     parser.set_defaults(run_command=_probe)
     return parser
@@ -141,7 +147,13 @@ def add_bow_parser(sub: Any) -> argparse.ArgumentParser:
         default="minilm",
         help="without --vectors: this encoder's input embeddings (default minilm)",
     )
-    parser.add_argument("--out", required=True, help="the run folder")
+    parser.add_argument("--out", required=True, help="the folder of the unit run folders")
+    parser.add_argument(
+        "--eval-cap",
+        type=int_at_least(1),
+        default=None,
+        help="the first N test sentences of each environment (default all 1,000)",
+    )
     parser.add_argument("--no-probe", action="store_true", help="skip the feature probes")
     _common(parser)
     parser.set_defaults(run_command=_bow)
@@ -172,6 +184,7 @@ def _probe(args: argparse.Namespace) -> int:
         assignments,
         paths,
         train_cap=args.train_cap,
+        test_cap=args.test_cap,
         seed=args.seed,
         device=args.device,
         progress=not args.quiet,
@@ -182,6 +195,7 @@ def _probe(args: argparse.Namespace) -> int:
         encoder=encoder,
         representation=POOLING,
         train_cap=args.train_cap,
+        test_cap=args.test_cap,
         costs=costs,
         configuration=configuration,
     )
@@ -220,6 +234,7 @@ def _bow(args: argparse.Namespace) -> int:
         configurations=args.configuration,
         environments=args.environments,
         train_cap=args.train_cap,
+        eval_cap=args.eval_cap,
         seed=args.seed,
         probe=not args.no_probe,
         progress=not args.quiet,

@@ -3,7 +3,8 @@
 For each environment and each feature (licensor, NPI presence, scope), a logistic regression
 (scikit-learn, features standardised) is trained on representations of the environment's
 training sentences and scored by MCC on its 1,000 test sentences. ``train_cap`` keeps the
-first N training sentences per environment (of 10,000; whole paradigms, as fine-tuning does). A feature with one
+first N training sentences per environment (of 10,000; whole paradigms, as fine-tuning does),
+``test_cap`` the first N test sentences. A feature with one
 value in an environment's training sentences (scope in simple questions, whose reduced
 paradigm has no scope manipulation; the paper's Table 3) has no probe: its MCC is ``None`` and
 its ``note`` says why.
@@ -116,6 +117,7 @@ def run_probes(
     paths: Mapping[str, Path],
     *,
     train_cap: int | None,
+    test_cap: int | None = None,
     seed: int = 0,
     cache: str | Path | None = None,
     device: str = "cpu",
@@ -129,7 +131,7 @@ def run_probes(
     from baselines.npi.representations import representations
 
     train = {e: read_probing(paths, e, "train")[:train_cap] for e in assignments}
-    test = {e: read_probing(paths, e, "test") for e in assignments}
+    test = {e: read_probing(paths, e, "test")[:test_cap] for e in assignments}
     by_encoder: dict[str, list[str]] = {}
     for env, folder in assignments.items():
         by_encoder.setdefault(str(folder), []).append(env)
@@ -179,6 +181,7 @@ def write_probe_file(
     train_cap: int | None,
     costs: Mapping[str, Any],
     configuration: str | None = None,
+    test_cap: int | None = None,
 ) -> None:
     """``probe.json``: the probes' rows and what made them (the one builder of that file)."""
     payload = {
@@ -188,7 +191,8 @@ def write_probe_file(
         "configuration": configuration,
         "representation": representation,
         "train_cap": train_cap,
-        "capped": train_cap is not None,
+        "test_cap": test_cap,
+        "capped": train_cap is not None or test_cap is not None,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "costs": dict(costs),

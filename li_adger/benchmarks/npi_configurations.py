@@ -13,6 +13,8 @@ configuration  units (key: trained on)      the result for environment E
 ``all``        ``all``: all 9               ``all`` on E
 ============== =========================== =============================================
 
+Unit keys name run folders relative to all nine environments; the metric matches units by
+their training environments (:func:`evaluated_by`), so runs over fewer environments work too.
 ``1npi`` and ``avg-other`` share their units: a model trained on one environment is evaluated
 on all nine. Every unit is also evaluated on the Wilcox sentences; a configuration's Wilcox
 result is the mean over its units. Minimal pairs follow the same assignment: the pairs of E
@@ -112,28 +114,43 @@ def units(configuration: str, environments: Sequence[str] = tuple(ENVIRONMENTS))
     return [Unit(f"only-{e}", (e,), envs) for e in envs]
 
 
-def evaluated_by(configuration: str, environment: str, available: Sequence[str]) -> list[str]:
-    """The unit keys whose results on ``environment`` make the configuration's result there
-    (averaged when several), among the ``available`` keys; empty when they are missing.
+def evaluated_by(
+    configuration: str,
+    environment: str,
+    trains: Sequence[Sequence[str]],
+    universe: Sequence[str] = tuple(ENVIRONMENTS),
+) -> list[int]:
+    """Positions in ``trains`` (each unit's training environments, empty for CoLA) of the units
+    whose results on ``environment`` make the configuration's result there (averaged when
+    several). ``universe`` is the set of environments the runs span (all-but-1 leaves one of
+    them out; all trains on all of them).
 
     Examples
     --------
-    >>> have = ["only-only", "only-adverbs", "only-questions", "all"]
-    >>> evaluated_by("1npi", "only", have), evaluated_by("avg-other", "only", have)
-    (['only-only'], ['only-adverbs', 'only-questions'])
-    >>> evaluated_by("all", "only", have), evaluated_by("all-but-1", "only", have)
-    (['all'], [])
+    >>> trains = [("only",), ("adverbs",), ("questions",), ("adverbs", "only", "questions"), ()]
+    >>> u = ["adverbs", "only", "questions"]
+    >>> evaluated_by("1npi", "only", trains, u), evaluated_by("avg-other", "only", trains, u)
+    ([0], [1, 2])
+    >>> evaluated_by("all", "only", trains, u), evaluated_by("all-but-1", "only", trains, u)
+    ([3], [])
+    >>> evaluated_by("cola", "only", trains, u)
+    [4]
     """
     _check(configuration, [environment])
-    if configuration == "avg-other":
-        return [k for k in available if k.startswith("only-") and k != f"only-{environment}"]
-    wanted = {
-        "cola": "cola",
-        "1npi": f"only-{environment}",
-        "all-but-1": f"without-{environment}",
-        "all": "all",
-    }[configuration]
-    return [k for k in available if k == wanted]
+    rest = set(universe) - {environment}
+
+    def chosen(train: set[str]) -> bool:
+        if configuration == "cola":
+            return not train
+        if configuration == "1npi":
+            return train == {environment}
+        if configuration == "avg-other":
+            return len(train) == 1 and environment not in train
+        if configuration == "all-but-1":
+            return bool(rest) and train == rest
+        return train == set(universe)
+
+    return [k for k, train in enumerate(trains) if chosen(set(train))]
 
 
 def unit_key(train: Sequence[str]) -> str:
