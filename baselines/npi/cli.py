@@ -4,7 +4,8 @@
   frozen representations of the encoder ``M`` (``minilm``: the packaged all-MiniLM-L6-v2;
   ``minilm-cola``: its CoLA fine-tune; or a local folder), per environment; with ``--run
   RUN_DIR`` instead, the fine-tuned models a run saved (``--save-models``), each probing the
-  environments its configuration evaluates it on.
+  environments its configuration evaluates it on (a folder of unit runs: with
+  ``--configuration``).
 - ``bow --out DIR``: the bag-of-words baseline over the chosen configurations, then its probes;
   ``--vectors FILE`` a GloVe text file, else the input embeddings of ``--embeddings-of M``.
 
@@ -118,6 +119,11 @@ def add_probe_parser(sub: Any) -> argparse.ArgumentParser:
     source.add_argument(
         "--run", default=None, help="a fine-tuned NPI run folder whose saved models to probe"
     )
+    parser.add_argument(
+        "--configuration",
+        default=None,
+        help="with --run on a folder of unit runs: cola, 1npi, all-but-1 or all",
+    )
     parser.add_argument("--out", required=True, help="the probe.json to write")
     parser.add_argument("--device", default="cpu")
     parser.add_argument(
@@ -175,7 +181,9 @@ def _probe(args: argparse.Namespace) -> int:
     if args.run is not None:
         from baselines.npi.assign import probe_assignments
 
-        assignments, configuration, encoder = probe_assignments(args.run, args.environments)
+        assignments, configuration, encoder = probe_assignments(
+            args.run, args.environments, args.configuration
+        )
     else:
         folder = encoder_folder(args.model)
         assignments = dict.fromkeys(args.environments, folder)
