@@ -177,3 +177,41 @@ def test_glove_vectors_pool_known_words_only(tmp_path):
     np.testing.assert_array_equal(
         vectors.pool(["Rarely do any teachers.", "Teachers."]), [[1, 2, 0], [0, 0, 0]]
     )
+
+
+# ---- a launch of two processes ----
+
+
+def _finetune(tiny: str, out: Path) -> list[str]:
+    return ["-m", "baselines", "finetune", "--task", "npi", "--model", tiny, "--configuration",
+            "1npi,all", "--environments", ",".join(ENVS), "--seeds", "0", "--epochs", "1",
+            "--batch-size", "4", "--max-length", "32", "--train-cap", "8", "--eval-cap", "8",
+            "--device", "cpu", "--out", str(out), "--quiet"]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_two_processes_write_what_one_process_writes(tiny, tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
+    one, two = tmp_path / "one", tmp_path / "two"
+    done = subprocess.run([sys.executable, *_finetune(tiny, one)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    launch = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+    ]
+    done = subprocess.run([*launch, *_finetune(tiny, two)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    units = sorted(p.name for p in one.iterdir())
+    assert units == sorted(p.name for p in two.iterdir()) == ["all", "only-adverbs", "only-only"]
+    for unit in units:
+        meta_one, records_one = read_restart(one / unit / "restart-0.jsonl")
+        meta_two, records_two = read_restart(two / unit / "restart-0.jsonl")
+        assert records_one == records_two, unit
+        assert meta_one["train_loss"] == meta_two["train_loss"]
+    assert json.loads((two / "all" / "run.json").read_text())["world_size"] == 2
