@@ -142,14 +142,22 @@ def run_bow(
     for key, unit in tqdm(todo.items(), disable=not progress, desc="bow units"):
         folder = out / key
         target = folder / f"restart-{seed}.jsonl"
-        if not target.exists():
+        spec = _spec(unit, vectors, train_cap, eval_cap, seed)
+        if target.exists():
+            made = json.loads((folder / "run.json").read_text(encoding="utf-8")).get("spec")
+            if made != spec:
+                raise ValueError(
+                    f"{folder} was made with other settings ({made}); give this run another "
+                    "--out, or remove the folder"
+                )
+        else:
             started = time.perf_counter()
             text = _unit(unit, vectors, paths, train_cap=train_cap, eval_cap=eval_cap, seed=seed)
             atomic_write_text(target, text)
             run = {
                 "format": "adc-finetune-run",
                 "version": 1,
-                "spec": _spec(unit, vectors, train_cap, eval_cap, seed),
+                "spec": spec,
                 "created": datetime.now(UTC).isoformat(timespec="seconds"),
                 "machine": machine(),
                 "world_size": 1,
