@@ -12,6 +12,9 @@
 - ``table-2.2`` — the thesis's Table 2.2, its CoLA classifiers' MCC on LI-Adger, against the
   expert labels and against the thesis's own label column.
 - ``ceiling`` — the split-half human ceiling (:mod:`metric_adc.cli.ceiling`).
+- ``npi-methods RUN...`` — the NPI paper's Fig. 1 (MCC per configuration and environment,
+  the Wilcox sentences), Fig. 2 (absolute and gradient minimal pairs) and Fig. 4 (probes) from
+  NPI run folders and probe files (:mod:`metric_adc.cli.npi_methods`).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space; ``harness-path`` — the
   lm-evaluation-harness task folder; ``from-harness RUN --out FILE`` — a harness run's
   ``li_adger_adc`` samples as a scores file (:mod:`metric_adc.cli.integrations`).
