@@ -20,6 +20,7 @@ from typing import Any
 
 from baselines.finetune.spec import DEFAULT_MODEL, FinetuneSpec
 from baselines.finetune.tasks import EvalItem, Example, Task
+from baselines.hf import sorted_batches
 
 __all__ = [
     "LABELS",
@@ -95,7 +96,6 @@ def predict(
 
     model.eval()
     device = next(model.parameters()).device
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out: list[tuple[float, float]] = [(0.0, 0.0)] * len(texts)
     autocast = (
         torch.autocast(device.type, dtype=dtype)
@@ -103,15 +103,9 @@ def predict(
         else contextlib.nullcontext()
     )
     with torch.inference_mode(), autocast:
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            batch = tokenizer(
-                [texts[i] for i in idx],
-                padding=True,
-                truncation=True,
-                max_length=max_length,
-                return_tensors="pt",
-            )
+        for idx, batch in sorted_batches(
+            tokenizer, texts, batch_size=batch_size, max_length=max_length
+        ):
             logits = model(**{k: v.to(device) for k, v in batch.items()}).logits
             probs = torch.softmax(logits.float(), dim=-1).tolist()
             for i, (p0, p1) in zip(idx, probs, strict=True):

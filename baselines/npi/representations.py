@@ -96,24 +96,16 @@ def encode(
 
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModel.from_pretrained(folder).to(device).eval()
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    from baselines.hf import sorted_batches
+
     out = np.zeros((len(texts), model.config.hidden_size), dtype=np.float32)
+    batches = sorted_batches(tokenizer, texts, batch_size=batch_size, max_length=max_length)
+    total = -(-len(texts) // batch_size)
     with torch.inference_mode():
-        for start in tqdm(
-            range(0, len(order), batch_size),
-            disable=not progress,
-            desc="representations",
-            unit="batch",
+        for idx, batch in tqdm(
+            batches, total=total, disable=not progress, desc="representations", unit="batch"
         ):
-            idx = order[start : start + batch_size]
-            batch = tokenizer(
-                [texts[i] for i in idx],
-                padding=True,
-                truncation=True,
-                max_length=max_length,
-                return_tensors="pt",
-            ).to(device)
-            hidden = model(**batch).last_hidden_state[:, 0, :]
+            hidden = model(**batch.to(device)).last_hidden_state[:, 0, :]
             out[idx] = hidden.float().cpu().numpy()
     return out
 
