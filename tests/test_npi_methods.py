@@ -215,3 +215,24 @@ def test_two_processes_write_what_one_process_writes(tiny, tmp_path):
         assert records_one == records_two, unit
         assert meta_one["train_loss"] == meta_two["train_loss"]
     assert json.loads((two / "all" / "run.json").read_text())["world_size"] == 2
+
+
+def test_the_committed_runs_print_every_grid():
+    runs = REPO / "runs"
+    probes = sorted(str(p) for p in (runs / "npi-minilm-probes").glob("*.json"))
+    done = subprocess.run(
+        [sys.executable, "-m", "metric_adc", "npi-methods", str(runs / "npi-minilm-finetune"),
+         str(runs / "npi-minilm-bow"), *probes, "--json"],
+        cwd=REPO, env={**os.environ, "HF_HUB_OFFLINE": "1"}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    minilm, bow = result["models"]["minilm"], result["models"]["bow:input-embeddings:minilm"]
+    assert (minilm["units"], bow["units"]) == (20, 19)
+    assert minilm["capped"] and bow["capped"]
+    for grid in (minilm["acceptability_mcc"], bow["acceptability_mcc"]):
+        assert all(grid[c]["only"] is not None for c in ("1npi", "avg-other", "all-but-1", "all"))
+    assert minilm["acceptability_mcc"]["cola"]["wilcox"] is not None
+    assert bow["acceptability_mcc"]["cola"]["only"] is None  # no CoLA bag of words
+    assert minilm["minimal_pairs"]["all"]["scope"]["only"]["pairs"] > 0
+    assert len(result["probes"]) == len(probes) + 1  # and the bag of words' own
