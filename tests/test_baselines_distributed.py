@@ -35,18 +35,19 @@ def dataset(tmp_path) -> Path:
     return path
 
 
-def _score(*args: str) -> list[str]:
-    return ["-m", "baselines", "score", *args, "--quiet"]
+def _score(*args: str, command: str = "score") -> list[str]:
+    return ["-m", "baselines", command, *args, "--quiet"]
 
 
-def torchrun(n: int, *args: str) -> list[str]:
-    """``torchrun --standalone`` (a free port: tests may run side by side) with n processes."""
+def torchrun(n: int, *args: str, command: str = "score") -> list[str]:
+    """``torchrun --standalone`` (a free port: tests may run side by side) with n processes
+    running ``python -m baselines <command>``."""
     return [sys.executable, "-m", "torch.distributed.run", "--standalone",
-            "--nproc_per_node", str(n), *_score(*args)]  # fmt: skip
+            "--nproc_per_node", str(n), *_score(*args, command=command)]  # fmt: skip
 
 
-def one_process(*args: str) -> list[str]:
-    return [sys.executable, *_score(*args)]
+def one_process(*args: str, command: str = "score") -> list[str]:
+    return [sys.executable, *_score(*args, command=command)]
 
 
 def run(cmd: list[str], tmp_path: Path) -> subprocess.CompletedProcess:

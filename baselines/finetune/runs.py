@@ -204,10 +204,11 @@ def _one_process_view() -> Iterator[None]:
 
 
 def _pin_gpu(local_rank: int) -> None:
-    """One GPU per process: this process sees only GPU ``local_rank`` (before CUDA starts)."""
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    gpus = visible.split(",") if visible else None
-    os.environ["CUDA_VISIBLE_DEVICES"] = gpus[local_rank] if gpus else str(local_rank)
+    """One GPU per process: GPU ``local_rank`` becomes this process's ``cuda`` device (the
+    one the Trainer, seeing a one-process run, trains on)."""
+    import torch
+
+    torch.cuda.set_device(local_rank)
 
 
 def model_path(run_dir: str | Path, seed: int) -> Path:

@@ -191,6 +191,8 @@ def finetune_once(
     if not train_set:
         raise ValueError(f"task {task.name!r} gave no training sentences")
     device = resolve_device(spec.device)
+    if device.type == "cuda" and device.index is not None:
+        torch.cuda.set_device(device)  # the Trainer trains on the current "cuda" device
     source = model_source(spec)
     tokenizer = AutoTokenizer.from_pretrained(source, revision=spec.revision)
     rows = _encode(tokenizer, train_set, spec.max_length)
@@ -229,7 +231,7 @@ def finetune_once(
             use_cpu=device.type == "cpu",
             save_strategy="no",
             eval_strategy="no",
-            logging_strategy="no",
+            logging_strategy="epoch",
             report_to="none",
             disable_tqdm=not progress,
             dataloader_num_workers=0,
@@ -256,14 +258,13 @@ def finetune_once(
             model.save_pretrained(staging)
             tokenizer.save_pretrained(staging)
     dtype = torch.bfloat16 if flags["bf16"] else torch.float16 if flags["fp16"] else torch.float32
-    predictions = {}
-    for name, items in eval_sets.items():
-        probs = predict(model, tokenizer, [i.text for i in items], max_length=spec.max_length,
-                        dtype=dtype)  # fmt: skip
-        predictions[name] = [
-            prediction_record(name, item, p0, p1)
-            for item, (p0, p1) in zip(items, probs, strict=True)
-        ]
+    texts = list(dict.fromkeys(i.text for items in eval_sets.values() for i in items))
+    probs = dict(zip(texts, predict(model, tokenizer, texts, max_length=spec.max_length,
+                                    dtype=dtype), strict=True))  # fmt: skip
+    predictions = {
+        name: [prediction_record(name, item, *probs[item.text]) for item in items]
+        for name, items in eval_sets.items()
+    }  # a sentence in several sets (CoLA's analysis set is its dev sets) is predicted once
     return RestartResult(
         seed=seed,
         data_seed=data_seed,

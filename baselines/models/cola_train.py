@@ -1,5 +1,8 @@
 """Fine-tuning an encoder on CoLA: several seeds, the checkpoint chosen by dev-set MCC.
 
+Each seed is one restart of :func:`baselines.finetune.train.finetune_once` (``transformers.Trainer``);
+a Trainer callback evaluates every epoch.
+
 Each seed fixes both the classifier head's initialisation and the order of the training
 examples (and dropout), all drawn from a private random stream: the caller's global torch
 random state is left untouched. After every epoch the model is evaluated on the selection set
@@ -23,13 +26,14 @@ import os
 import shutil
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from baselines.models.cola_data import read_cola
 from baselines.models.manifest import write_manifest
 from li_adger.io.atomic import atomic_dir, atomic_write_text
+from metric_adc.classification import mcc
 
 LABELS = {0: "unacceptable", 1: "acceptable"}
 
@@ -146,6 +150,79 @@ def predict_labels(
     return predictions
 
 
+class _EpochSelection:
+    """A Trainer callback: after each epoch, the selection set's MCC (and the extra sets'); the
+    seed's best epoch so far is saved to ``out/seed-<seed>``. Built lazily (transformers)."""
+
+    def __new__(cls, **kwargs: Any) -> Any:
+        from transformers import TrainerCallback
+
+        class Selection(TrainerCallback):
+            def __init__(self, *, seed, dev, extra, out, tokenizer, progress) -> None:
+                self.seed, self.dev, self.extra, self.out = seed, dev, extra, out
+                self.tokenizer, self.progress = tokenizer, progress
+                self.history: list[EpochResult] = []
+                self.best = -math.inf
+                self.started = time.perf_counter()
+                self.pending: tuple[Any, int] | None = None
+
+            def on_epoch_end(self, args, state, control, model=None, **kwargs):
+                device = next(model.parameters()).device
+                dev_x, dev_y = self.dev
+                predictions = predict_labels(
+                    model, self.tokenizer, dev_x, batch_size=128, device=device
+                )
+                extra_mcc = {
+                    name: mcc(y, predict_labels(model, self.tokenizer, x, batch_size=128,
+                                                device=device))
+                    for name, (x, y) in self.extra.items()
+                }  # fmt: skip
+                model.train()
+                epoch = len(self.history) + 1
+                result = EpochResult(
+                    seed=self.seed,
+                    epoch=epoch,
+                    dev_mcc=mcc(dev_y, predictions),
+                    dev_accuracy=sum(int(p == y) for p, y in zip(predictions, dev_y, strict=True))
+                    / len(dev_y),
+                    train_loss=math.nan,  # the Trainer logs it next (on_log)
+                    seconds=time.perf_counter() - self.started,
+                    extra_mcc=extra_mcc,
+                )
+                self.history.append(result)
+                self.started = time.perf_counter()
+                if result.dev_mcc > self.best:
+                    self.best = result.dev_mcc
+                    with atomic_dir(self.out / f"seed-{self.seed}") as staging:
+                        model.save_pretrained(staging)
+                        self.tokenizer.save_pretrained(staging)
+                        self.pending = (staging / "checkpoint.json", epoch)
+                        _write_json(staging / "checkpoint.json", asdict(result))
+                return control
+
+            def on_log(self, args, state, control, logs=None, **kwargs):
+                if logs and "loss" in logs and self.history:
+                    last = self.history[-1]
+                    if math.isnan(last.train_loss):
+                        self.history[-1] = replace(last, train_loss=float(logs["loss"]))
+                        self._rewrite_checkpoint(self.history[-1])
+                        if self.progress:
+                            h = self.history[-1]
+                            print(f"seed {h.seed} epoch {h.epoch}: dev MCC {h.dev_mcc:.4f}, "
+                                  f"accuracy {h.dev_accuracy:.4f}, loss {h.train_loss:.4f}",
+                                  flush=True)  # fmt: skip
+                return control
+
+            def _rewrite_checkpoint(self, result: EpochResult) -> None:
+                path = self.out / f"seed-{self.seed}" / "checkpoint.json"
+                if path.is_file():
+                    saved = json.loads(path.read_text(encoding="utf-8"))
+                    if saved["epoch"] == result.epoch:
+                        _write_json(path, asdict(result))
+
+        return Selection(**kwargs)
+
+
 def finetune(
     encoder_name_or_path: str,
     *,
@@ -169,6 +246,9 @@ def finetune(
     ``dev_path`` is the selection set (the thesis used CoLA's out-of-domain dev set);
     ``extra_dev`` maps names to further CoLA files whose MCC is reported but not used for
     selection. ``limit_train`` keeps only the first N training sentences (for quick checks).
+    Each seed is one restart of :func:`baselines.finetune.train.finetune_once` (the
+    ``"minilm-cola"`` preset of :mod:`baselines.finetune.spec`, length-grouped batches), its
+    epochs evaluated by a Trainer callback.
 
     Examples
     --------
@@ -181,23 +261,32 @@ def finetune(
         raise ValueError(f"seeds must name at least one seed (got {tuple(seeds)})")
     if epochs < 1:
         raise ValueError(f"epochs must be >= 1 (got {epochs})")
-    import torch
-    from tqdm.auto import tqdm
-    from transformers import (
-        AutoModelForSequenceClassification,
-        AutoTokenizer,
-        get_linear_schedule_with_warmup,
+    from transformers import AutoTokenizer
+
+    from baselines.finetune.spec import FinetuneSpec
+    from baselines.finetune.tasks import Example, Task
+    from baselines.finetune.train import finetune_once
+
+    spec = FinetuneSpec(
+        model=str(encoder_name_or_path),
+        restart_kind="restarts",
+        seeds=tuple(seeds),
+        preset="minilm-cola",
+        epochs=epochs,
+        batch_size=batch_size,
+        lr=lr,
+        max_length=max_length,
+        weight_decay=weight_decay,
+        warmup_ratio=warmup_ratio,
+        device=device,
     )
-
-    from baselines.device import resolve_device
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    dev = resolve_device(device)
     train_x, train_y = read_cola(train_path)
     if limit_train is not None:
         train_x, train_y = train_x[:limit_train], train_y[:limit_train]
-    dev_x, dev_y = read_cola(dev_path)
+    examples = [Example(x, y) for x, y in zip(train_x, train_y, strict=True)]
+    dev = read_cola(dev_path)
     extra = {name: read_cola(p) for name, p in (extra_dev or {}).items()}
     tokenizer = AutoTokenizer.from_pretrained(encoder_name_or_path)
     settings = {
@@ -212,6 +301,8 @@ def finetune(
         "weight_decay": weight_decay,
         "warmup_ratio": warmup_ratio,
         "max_length": max_length,
+        "grouping": spec.grouping,
+        "trainer": "transformers.Trainer",
         "selection": "highest dev MCC over seeds and epochs",
     }
     progress_file = out / "progress.json"
@@ -225,93 +316,20 @@ def finetune(
             done_seeds = set(saved["done_seeds"]) & set(seeds)
             history = [EpochResult(**h) for h in saved["history"] if h["seed"] in done_seeds]
 
-    steps_per_epoch = math.ceil(len(train_x) / batch_size)
+    task = Task("cola-files", lambda _: examples, lambda _: {})
     for seed in seeds:
         if seed in done_seeds:
             continue
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            generator = torch.Generator().manual_seed(seed)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                encoder_name_or_path,
-                num_labels=2,
-                id2label=LABELS,
-                label2id={v: k for k, v in LABELS.items()},
-            ).to(dev)
-            no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
-            groups = [
-                {
-                    "params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
-                    "weight_decay": weight_decay,
-                },
-                {
-                    "params": [p for n, p in model.named_parameters() if n.endswith(no_decay)],
-                    "weight_decay": 0.0,
-                },
-            ]
-            optimizer = torch.optim.AdamW(groups, lr=lr)
-            total = steps_per_epoch * epochs
-            scheduler = get_linear_schedule_with_warmup(optimizer, int(warmup_ratio * total), total)
-            seed_best = -math.inf
-            for epoch in range(1, epochs + 1):
-                started = time.perf_counter()
-                model.train()
-                order = torch.randperm(len(train_x), generator=generator).tolist()
-                losses = []
-                bar = tqdm(
-                    range(0, len(order), batch_size),
-                    disable=not progress,
-                    desc=f"CoLA seed {seed} epoch {epoch}/{epochs}",
-                    unit="batch",
-                )
-                for start in bar:
-                    idx = order[start : start + batch_size]
-                    batch = tokenizer(
-                        [train_x[i] for i in idx],
-                        padding=True,
-                        truncation=True,
-                        max_length=max_length,
-                        return_tensors="pt",
-                    )
-                    labels = torch.tensor([train_y[i] for i in idx])
-                    loss = model(
-                        **{k: v.to(dev) for k, v in batch.items()}, labels=labels.to(dev)
-                    ).loss
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                    optimizer.step()
-                    scheduler.step()
-                    optimizer.zero_grad()
-                    losses.append(loss.item())
-                predictions = predict_labels(model, tokenizer, dev_x, batch_size=128, device=dev)
-                extra_mcc = {
-                    name: matthews_corrcoef(
-                        y, predict_labels(model, tokenizer, x, batch_size=128, device=dev)
-                    )
-                    for name, (x, y) in extra.items()
-                }
-                result = EpochResult(
-                    seed=seed,
-                    epoch=epoch,
-                    dev_mcc=matthews_corrcoef(dev_y, predictions),
-                    dev_accuracy=sum(int(p == y) for p, y in zip(predictions, dev_y, strict=True))
-                    / len(dev_y),
-                    train_loss=sum(losses) / len(losses),
-                    seconds=time.perf_counter() - started,
-                    extra_mcc=extra_mcc,
-                )
-                history.append(result)
-                if progress:
-                    tqdm.write(
-                        f"seed {seed} epoch {epoch}: dev MCC {result.dev_mcc:.4f}, "
-                        f"accuracy {result.dev_accuracy:.4f}, loss {result.train_loss:.4f}"
-                    )
-                if result.dev_mcc > seed_best:
-                    seed_best = result.dev_mcc
-                    with atomic_dir(out / f"seed-{seed}") as staging:
-                        model.save_pretrained(staging)
-                        tokenizer.save_pretrained(staging)
-                        _write_json(staging / "checkpoint.json", asdict(result))
+        selection = _EpochSelection(
+            seed=seed, dev=dev, extra=extra, out=out, tokenizer=tokenizer, progress=progress
+        )
+        import torch
+
+        with torch.random.fork_rng(devices=[]):  # the caller's random state is left as it was
+            finetune_once(spec, task, seed=seed, data_seed=seed, train_set=examples,
+                          eval_sets={}, progress=progress, callbacks=[selection],
+                          work_dir=out)  # fmt: skip
+        history.extend(selection.history)
         done_seeds.add(seed)
         _write_json(
             progress_file,
