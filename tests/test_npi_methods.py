@@ -18,10 +18,10 @@ from baselines.finetune.runs import model_path, read_restart, run_many
 from baselines.finetune.spec import FinetuneSpec
 from baselines.npi.bow import glove_vectors, input_embedding_vectors
 from baselines.npi.bow_run import run_bow
-from baselines.npi.data import source_files
 from baselines.npi.probe import run_probes
 from baselines.npi.representations import representations
 from li_adger.benchmarks.npi_sets import acceptable, read_probing
+from li_adger.benchmarks.npi_units import source_files
 from li_adger.sources import find_sources
 from metric_adc.cli.npi_methods import npi_methods
 from metric_adc.npi_methods.grids import Pair, Unit, acceptability_grid, pair_grid

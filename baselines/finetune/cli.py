@@ -129,10 +129,10 @@ def main(args: argparse.Namespace) -> int:
 
     if spec.task == "npi":
         from baselines.finetune.npi_tasks import specs_for
-        from baselines.npi.cli import environments_option
         from li_adger.benchmarks.npi_configurations import CONFIGURATIONS
+        from li_adger.benchmarks.npi_units import environments_from
 
-        envs = environments_option(args.environments)
+        envs = environments_from(args.environments)
         named = (args.configuration or ",".join(CONFIGURATIONS)).split(",")
         runs = list(
             dict(

@@ -5,9 +5,9 @@ A run's ``configuration`` is one training unit, ``TRAIN>EVAL``
 (:func:`li_adger.benchmarks.npi_configurations.parse_configuration`): environments joined by
 ``+`` on each side, ``cola`` as TRAIN for a CoLA fine-tune. The training set is the TRAIN
 environments' training sentences with their acceptability from the feature rule (the first
-``train_cap`` of each environment: :func:`baselines.npi.data.train_examples`), or CoLA's
+``train_cap`` of each environment: :func:`li_adger.benchmarks.npi_units.train_examples`), or CoLA's
 training set (its first ``train_cap``); the evaluation sets are ``npi_test`` (the EVAL
-environments' test sentences) and ``wilcox`` (:mod:`baselines.npi.data`).
+environments' test sentences) and ``wilcox`` (:mod:`li_adger.benchmarks.npi_units`).
 
 The paper's five configurations are lists of such units (:func:`specs_for`, used by
 ``python -m baselines finetune --task npi --configuration all-but-1``), each a run folder
@@ -42,8 +42,8 @@ TASK = "npi"
 
 def npi_train_set(spec: FinetuneSpec) -> list[Example]:
     """The unit's training sentences and acceptability labels (CoLA's for ``cola>…``)."""
-    from baselines.npi.data import source_files, train_examples
     from li_adger.benchmarks.npi_configurations import parse_configuration
+    from li_adger.benchmarks.npi_units import source_files, train_examples
     from li_adger.sources import find_sources
 
     unit = parse_configuration(spec.configuration)
@@ -57,8 +57,8 @@ def npi_train_set(spec: FinetuneSpec) -> list[Example]:
 
 def npi_eval_sets(spec: FinetuneSpec) -> dict[str, list[EvalItem]]:
     """``npi_test`` and ``wilcox`` of the unit's evaluation environments."""
-    from baselines.npi.data import eval_sets, source_files
     from li_adger.benchmarks.npi_configurations import parse_configuration
+    from li_adger.benchmarks.npi_units import eval_sets, source_files
     from li_adger.sources import find_sources
 
     unit = parse_configuration(spec.configuration)

@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from baselines.npi.bow import StaticVectors, mlp_classifier
-from baselines.npi.data import eval_sets, train_examples
 from baselines.npi.probe import machine, probe_rows, write_probe_file
 from li_adger.benchmarks.npi_configurations import Unit, units
 from li_adger.benchmarks.npi_sets import read_probing
+from li_adger.benchmarks.npi_units import eval_sets, train_examples
 from li_adger.io.atomic import atomic_write_text
 
 __all__ = ["prediction_lines", "run_bow"]

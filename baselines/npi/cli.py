@@ -30,28 +30,19 @@ __all__ = ["add_bow_parser", "add_probe_parser", "encoder_folder", "environments
 
 
 def environments_option(text: str) -> list[str]:
-    """``all`` or comma-separated environment names.
+    """``--environments``: ``all`` or comma-separated environment names.
 
     Examples
     --------
     >>> environments_option("only,adverbs")
     ['adverbs', 'only']
-    >>> environments_option("onl")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: unknown environment 'onl'; expected 'all' or some of adverbs, conditionals, determiner_negation_biclausal, sentential_negation_biclausal, only, quantifiers, questions, simplequestions, superlative
     """
-    from li_adger.benchmarks.npi import ENVIRONMENTS
+    from li_adger.benchmarks.npi_units import environments_from
 
-    if text == "all":
-        return list(ENVIRONMENTS)
-    names = [t.strip() for t in text.split(",") if t.strip()]
-    for name in names:
-        if name not in ENVIRONMENTS:
-            raise argparse.ArgumentTypeError(
-                f"unknown environment {name!r}; expected 'all' or some of {', '.join(ENVIRONMENTS)}"
-            )
-    return [e for e in ENVIRONMENTS if e in names]
+    try:
+        return environments_from(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _configurations(text: str) -> list[str]:
@@ -167,7 +158,7 @@ def add_bow_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def _paths(environments: list[str]) -> dict[str, Path]:
-    from baselines.npi.data import source_files
+    from li_adger.benchmarks.npi_units import source_files
     from li_adger.sources import find_sources
 
     return find_sources(source_files(environments))
@@ -217,7 +208,7 @@ def _probe(args: argparse.Namespace) -> int:
 def _bow(args: argparse.Namespace) -> int:
     from baselines.npi.bow import glove_vectors, input_embedding_vectors, words
     from baselines.npi.bow_run import run_bow
-    from baselines.npi.data import eval_sets, train_examples
+    from li_adger.benchmarks.npi_units import eval_sets, train_examples
 
     paths = _paths(args.environments)
     if args.vectors is not None:

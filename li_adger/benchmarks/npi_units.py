@@ -1,4 +1,5 @@
-"""What an NPI training unit trains on and is evaluated on, for every method that trains.
+"""What an NPI training unit trains on and is evaluated on, for every method that trains
+(the fine-tuning task, the bag of words).
 
 Training sentences are the probing files' ``train`` split of the unit's environments, labelled
 by :func:`li_adger.benchmarks.npi_sets.acceptable` (the pinned training files carry the scope
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from li_adger.benchmarks.npi import ENVIRONMENTS
 from li_adger.benchmarks.npi_sets import (
     WILCOX_FILE,
     probing_file,
@@ -24,9 +26,32 @@ from li_adger.benchmarks.npi_sets import (
     read_wilcox,
 )
 
-__all__ = ["EVAL_SETS", "eval_sets", "source_files", "train_examples"]
+__all__ = ["EVAL_SETS", "environments_from", "eval_sets", "source_files", "train_examples"]
 
 EVAL_SETS: tuple[str, ...] = ("npi_test", "wilcox")
+
+
+def environments_from(text: str) -> list[str]:
+    """``all`` or comma-separated environment names, in the benchmark's order.
+
+    Examples
+    --------
+    >>> environments_from("only,adverbs")
+    ['adverbs', 'only']
+    >>> environments_from("onl")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown environment 'onl'; expected 'all' or some of adverbs, conditionals, determiner_negation_biclausal, sentential_negation_biclausal, only, quantifiers, questions, simplequestions, superlative
+    """
+    if text == "all":
+        return list(ENVIRONMENTS)
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    for name in names:
+        if name not in ENVIRONMENTS:
+            raise ValueError(
+                f"unknown environment {name!r}; expected 'all' or some of {', '.join(ENVIRONMENTS)}"
+            )
+    return [e for e in ENVIRONMENTS if e in names]
 
 
 def source_files(environments: Sequence[str]) -> list[str]:
