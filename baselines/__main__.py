@@ -50,6 +50,7 @@ from baselines.device_map import DEVICE_MAPS, parse_max_memory
 from baselines.distributed import start, stop
 from baselines.finetune.cli import add_parser as add_finetune_parser
 from baselines.interface import ENGINES, KINDS, PACKINGS, RUNTIMES, UNIGRAM_SOURCES
+from baselines.npi.cli import add_bow_parser, add_probe_parser
 from baselines.score_command import DTYPES, precision_of, score
 from li_adger.io.cli_args import int_at_least, run_command
 
@@ -243,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
         "models", help="list the built-in offline models and their local files or folders"
     )
     add_finetune_parser(commands)
+    add_probe_parser(commands)
+    add_bow_parser(commands)
     return parser
 
 
@@ -290,6 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from baselines.finetune.cli import main as finetune
 
             return finetune(args)
+        if args.command in ("probe", "bow"):
+            return args.run_command(args)
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."
             warnings.showwarning = _show_warning
             launch = start()  # under torchrun or accelerate launch: one shard per process

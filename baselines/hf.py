@@ -12,7 +12,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -24,6 +24,7 @@ __all__ = [
     "load_pretrained",
     "max_sequence_length",
     "revision_metadata",
+    "sorted_batches",
 ]
 
 # Config fields that bound the input length, in the order they are looked up.
@@ -204,3 +205,29 @@ def load_pretrained(
         revision=revision_metadata(model.config, revision),
         max_length=max_sequence_length(model.config, tokenizer),
     )
+
+
+def sorted_batches(
+    tokenizer: Any, texts: Sequence[str], *, batch_size: int, max_length: int
+) -> Iterator[tuple[list[int], Any]]:
+    """``(positions, padded batch)`` over ``texts`` sorted by length (little padding), each
+    truncated to ``max_length`` tokens; the positions say where each row's results go.
+
+    Examples
+    --------
+    >>> tok = lambda texts, **kw: {"n": len(texts)}
+    >>> [(idx, b["n"]) for idx, b in sorted_batches(tok, ["ccc", "a", "bb"], batch_size=2,
+    ...                                              max_length=8)]
+    [([1, 2], 2), ([0], 1)]
+    """
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        batch = tokenizer(
+            [texts[i] for i in idx],
+            padding=True,
+            truncation=True,
+            max_length=max_length,
+            return_tensors="pt",
+        )
+        yield idx, batch

@@ -17,6 +17,9 @@
   where BLiMP and the ADC (or two sets of models) disagree, the correlation matrix over humans
   and models, MCC over restarts and by feature of CoLA's analysis set
   (:mod:`metric_adc.cli.chapter2`, docs/chapter2.md).
+- ``npi-methods RUN...`` — the NPI paper's Fig. 1 (MCC per configuration and environment,
+  the Wilcox sentences), Fig. 2 (absolute and gradient minimal pairs) and Fig. 4 (probes) from
+  NPI run folders and probe files (:mod:`metric_adc.cli.npi_methods`).
 - ``push REPO_ID`` — publish the ``evaluate`` module as a Hub Space; ``harness-path`` — the
   lm-evaluation-harness task folder; ``from-harness RUN --out FILE`` — a harness run's
   ``li_adger_adc`` samples as a scores file (:mod:`metric_adc.cli.integrations`).
@@ -51,6 +54,7 @@ from metric_adc.cli.integrations import (
     add_harness_path_parser,
     add_push_parser,
 )
+from metric_adc.cli.npi_methods import add_npi_methods_parser
 from metric_adc.cli.report import add_report_parser, add_reproduce_parser
 from metric_adc.cli.summary import add_summary_parser, add_table_2_2_parser
 from metric_adc.scores.text_check import UnscoredSentencesWarning
@@ -68,6 +72,7 @@ SUBCOMMANDS = {
     "matrix": add_matrix_parser,
     "table-2.1": add_table_2_1_parser,
     "cola-features": add_cola_features_parser,
+    "npi-methods": add_npi_methods_parser,
     "push": add_push_parser,
     "harness-path": add_harness_path_parser,
     "from-harness": add_from_harness_parser,

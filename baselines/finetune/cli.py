@@ -53,7 +53,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--revision", help="the model's branch, tag or commit on the Hub")
     p.add_argument("--task", default="cola", help="a registered task (default: cola)")
     p.add_argument("--configuration", default=None,
-                   help="the task's configuration (default: the task's name)")  # fmt: skip
+                   help="the task's configuration (default: the task's name; --task npi: "
+                   "some of cola,1npi,avg-other,all-but-1,all, default all five, or TRAIN>EVAL)")  # fmt: skip
     p.add_argument("--restart-kind", choices=RESTART_KINDS, default="restarts",
                    help="restarts: new initialisation and order per seed; orders: one "
                    "initialisation (--init-seed), only the data order varies")  # fmt: skip
@@ -73,6 +74,14 @@ def add_parser(commands: Any) -> None:
                    "pad64: random batches padded to --max-length")  # fmt: skip
     p.add_argument("--train-cap", type=int_at_least(1),
                    help="train on the first N training sentences only")  # fmt: skip
+    p.add_argument("--eval-cap", type=int_at_least(1),
+                   help="--task npi: evaluate on the first N test sentences of each environment")  # fmt: skip
+    p.add_argument("--environments", default="all",
+                   help="--task npi: the environments a named configuration spans "
+                   "(default all nine)")  # fmt: skip
+    p.add_argument("--save-models", action="store_true",
+                   help="keep each restart's fine-tuned model in RUN_DIR/model-<seed> "
+                   "(for python -m baselines probe --run)")  # fmt: skip
     p.add_argument("--out", required=True, help="the run folder")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--precision", choices=PRECISIONS, default="auto",
@@ -99,6 +108,7 @@ def spec_of(args: argparse.Namespace) -> FinetuneSpec:
         max_length=args.max_length,
         grouping=args.grouping,
         train_cap=args.train_cap,
+        eval_cap=args.eval_cap,
         device=args.device,
         precision=args.precision,
     )
@@ -115,8 +125,24 @@ def main(args: argparse.Namespace) -> int:
         import transformers
 
         transformers.logging.set_verbosity_error()
-    from baselines.finetune.runs import run_finetune
+    from baselines.finetune.runs import run_many
 
-    out = run_finetune(spec, args.out, progress=not args.quiet)
-    print(f"wrote {len(spec.seeds)} restarts to {out}")
+    if spec.task == "npi":
+        from baselines.finetune.npi_tasks import specs_for
+        from li_adger.benchmarks.npi_configurations import CONFIGURATIONS
+        from li_adger.benchmarks.npi_units import environments_from
+
+        envs = environments_from(args.environments)
+        named = (args.configuration or ",".join(CONFIGURATIONS)).split(",")
+        runs = list(
+            dict(
+                (out, (s, out)) for c in named for s, out in specs_for(spec, c, envs, args.out)
+            ).values()
+        )
+    else:
+        runs = [(spec, args.out)]
+    outs = run_many(runs, progress=not args.quiet, save_models=args.save_models)
+    capped = f", capped at {spec.train_cap} training sentences" if spec.train_cap else ""
+    for out in outs:
+        print(f"wrote {len(spec.seeds)} restarts to {out}{capped}")
     return 0

@@ -45,11 +45,13 @@ __all__ = [
     "PREDICTIONS_FORMAT",
     "RUN_FORMAT",
     "finished_restarts",
+    "model_path",
     "my_seeds",
     "read_restart",
     "read_run",
     "restart_path",
     "run_finetune",
+    "run_many",
 ]
 
 RUN_FORMAT = "adc-finetune-run"
@@ -209,63 +211,112 @@ def _pin_gpu(local_rank: int) -> None:
     torch.cuda.set_device(local_rank)
 
 
+def model_path(run_dir: str | Path, seed: int) -> Path:
+    """The folder restart ``seed``'s fine-tuned model is saved to (``save_models=True``).
+
+    Examples
+    --------
+    >>> model_path("run", 3).name
+    'model-3'
+    """
+    return Path(run_dir) / f"model-{seed}"
+
+
 def run_finetune(
-    spec: FinetuneSpec, out: str | Path, *, progress: bool = True, log: Any = None
+    spec: FinetuneSpec,
+    out: str | Path,
+    *,
+    progress: bool = True,
+    log: Any = None,
+    save_models: bool = False,
 ) -> Path:
     """Train every restart of ``spec`` not yet in ``out`` (this process's share under a
     launcher) and write ``out/run.json``; return ``out``. ``log`` is called with one line per
-    restart (default: print)."""
+    restart (default: print). ``save_models`` keeps each restart's model in
+    :func:`model_path` (on the rank that trained it)."""
+    run_many([(spec, out)], progress=progress, log=log, save_models=save_models)
+    return Path(out)
+
+
+def run_many(
+    runs: Sequence[tuple[FinetuneSpec, str | Path]],
+    *,
+    progress: bool = True,
+    log: Any = None,
+    save_models: bool = False,
+) -> list[Path]:
+    """Several runs as one list of units, each a (run, seed), shared out over the ranks.
+
+    Process ``rank`` of ``world_size`` trains the units at positions ``rank, rank +
+    world_size, ...`` of the list (the runs in order, each run's seeds in order; for one run
+    this is :func:`my_seeds`); finished units are skipped; rank 0 gathers every file and writes
+    each run's ``run.json``.
+    """
     from baselines.device import cpu_name
     from baselines.distributed import launch_from_env
     from baselines.finetune.tasks import get_task
 
     started, started_at = time.perf_counter(), _now()
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(f"--out must be a folder (got the file {out})")
+    runs = [(spec, Path(out)) for spec, out in runs]
+    for _, out in runs:
+        if out.exists() and not out.is_dir():
+            raise NotADirectoryError(f"--out must be a folder (got the file {out})")
     log = log or (lambda line: print(line, flush=True))
-    task = get_task(spec.task)
+    tasks = {spec.task: get_task(spec.task) for spec, _ in runs}
     launch = launch_from_env()
     rank, world_size = (0, 1) if launch is None else (launch.rank, launch.world_size)
-    done = finished_restarts(out) if out.is_dir() else {}
-    for seed, path in done.items():
-        if seed in spec.seeds:
-            _reusable(path, spec, seed)
-    todo = [s for s in my_seeds(spec.seeds, rank=rank, world_size=world_size) if s not in done]
+    done: list[dict[int, Path]] = []
+    for spec, out in runs:
+        files = finished_restarts(out) if out.is_dir() else {}
+        for seed, path in files.items():
+            if seed in spec.seeds:
+                _reusable(path, spec, seed)
+        done.append(files)
+    units = [(i, seed) for i, (spec, _) in enumerate(runs) for seed in spec.seeds]
+    mine = units[rank::world_size]
+    todo = [(i, seed) for i, seed in mine if seed not in done[i]]
     machine = cpu_name()
     if todo:
         from baselines.finetune.train import finetune_once
 
-        if launch is not None and spec.device in ("auto", "cuda"):
+        if launch is not None and runs[0][0].device in ("auto", "cuda"):
             import torch
 
             if torch.cuda.is_available():
                 _pin_gpu(launch.local_rank)
-        train_set, eval_sets = task.train_set(spec), task.eval_sets(spec)
-        out.mkdir(parents=True, exist_ok=True)
+        sets: dict[int, Any] = {}
         with _one_process_view():
-            for k, seed in enumerate(todo, start=1):
+            for k, (i, seed) in enumerate(todo, start=1):
+                spec, out = runs[i]
+                task = tasks[spec.task]
+                if i not in sets:  # read once for all of a run's seeds
+                    sets = {i: (task.train_set(spec), task.eval_sets(spec))}
+                train_set, eval_sets = sets[i]
+                out.mkdir(parents=True, exist_ok=True)
                 init_seed, data_seed = spec.seed_pair(seed)
                 result = finetune_once(spec, task, seed=init_seed, data_seed=data_seed,
                                        train_set=train_set, eval_sets=eval_sets,
-                                       progress=progress, work_dir=out)  # fmt: skip
+                                       progress=progress, work_dir=out,
+                                       save_to=model_path(out, seed) if save_models else None)  # fmt: skip
                 meta = restart_metadata(spec, seed, result, machine)
                 atomic_write_text(restart_path(out, seed), restart_text(meta, result.predictions))
-                log(f"rank {rank}: restart {seed} ({k}/{len(todo)}) done in "
+                log(f"rank {rank}: {out.name} restart {seed} ({k}/{len(todo)}) done in "
                     f"{result.train_seconds:.0f} s, loss {result.train_loss:.4f}")  # fmt: skip
     if launch is not None:
-        _gather(out, spec, launch)
+        _gather(runs, mine, launch)
     if rank == 0:
-        _write_run_json(out, spec, machine, world_size, time.perf_counter() - started, started_at)
-    return out
+        seconds = time.perf_counter() - started
+        for spec, out in runs:
+            _write_run_json(out, spec, machine, world_size, seconds, started_at)
+    return [out for _, out in runs]
 
 
-def _gather(out: Path, spec: FinetuneSpec, launch: Any) -> None:
+def _gather(runs: Sequence[tuple[FinetuneSpec, Path]], mine: Sequence[tuple[int, int]],
+            launch: Any) -> None:  # fmt: skip
     """Every rank's restart files onto rank 0 (which writes those it lacks); waits for all."""
     import torch.distributed as dist
 
-    mine = my_seeds(spec.seeds, rank=launch.rank, world_size=launch.world_size)
-    texts = {s: restart_path(out, s).read_text(encoding="utf-8") for s in mine}
+    texts = {(i, s): restart_path(runs[i][1], s).read_text(encoding="utf-8") for i, s in mine}
     if not dist.is_initialized():  # ranks may finish hours apart
         dist.init_process_group("gloo", rank=launch.rank, world_size=launch.world_size,
                                 timeout=_dt.timedelta(days=7))  # fmt: skip
@@ -273,8 +324,8 @@ def _gather(out: Path, spec: FinetuneSpec, launch: Any) -> None:
     dist.gather_object(texts, gathered, dst=0)
     if gathered is not None:
         for share in gathered:
-            for seed, text in share.items():
-                path = restart_path(out, seed)
+            for (i, seed), text in share.items():
+                path = restart_path(runs[i][1], seed)
                 if not path.is_file():
                     atomic_write_text(path, text)
     dist.barrier()

@@ -102,7 +102,8 @@ class FinetuneSpec:
     ``weight_decay`` and ``warmup_ratio`` left ``None`` take the preset's value. ``grouping``
     is ``"length"`` (batches of similar length, each padded to its longest) or ``"pad64"`` (random
     batches, each padded to ``max_length``, as the thesis did). ``train_cap`` keeps only the
-    first N training sentences (``None``: all). Every option is checked here, before anything
+    first N training sentences (``None``: all); ``eval_cap`` likewise the first N items of
+    each evaluation group a task defines (the NPI task: of each environment's test sentences). Every option is checked here, before anything
     is loaded, with a message naming it.
 
     Examples
@@ -140,6 +141,7 @@ class FinetuneSpec:
     warmup_ratio: float | None = None
     grouping: str = "length"
     train_cap: int | None = None
+    eval_cap: int | None = None
     device: str = "auto"
     precision: str = "auto"
 
@@ -181,6 +183,8 @@ class FinetuneSpec:
             raise ValueError(f"grouping must be 'length' or 'pad64' (got {self.grouping!r})")
         if self.train_cap is not None:
             _whole("train_cap", self.train_cap, 1)
+        if self.eval_cap is not None:
+            _whole("eval_cap", self.eval_cap, 1)
         if not isinstance(self.device, str) or not (
             self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:")
         ):

@@ -12,7 +12,7 @@ True
 >>> get_task("no-such-task")
 Traceback (most recent call last):
 ...
-ValueError: unknown task 'no-such-task'; expected one of 'cola'...
+ValueError: unknown task 'no-such-task'; expected one of 'cola', 'npi'
 """
 
 from __future__ import annotations
@@ -81,3 +81,12 @@ def _cola(name: str) -> Task:
 
 
 register_task("cola", _cola)
+
+
+def _npi(name: str) -> Task:
+    from baselines.finetune.npi_tasks import npi_eval_sets, npi_train_set
+
+    return Task(name, npi_train_set, npi_eval_sets)
+
+
+register_task("npi", _npi)

@@ -20,6 +20,7 @@ from typing import Any
 
 from baselines.finetune.spec import DEFAULT_MODEL, FinetuneSpec
 from baselines.finetune.tasks import EvalItem, Example, Task
+from baselines.hf import sorted_batches
 
 __all__ = [
     "LABELS",
@@ -95,7 +96,6 @@ def predict(
 
     model.eval()
     device = next(model.parameters()).device
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out: list[tuple[float, float]] = [(0.0, 0.0)] * len(texts)
     autocast = (
         torch.autocast(device.type, dtype=dtype)
@@ -103,15 +103,9 @@ def predict(
         else contextlib.nullcontext()
     )
     with torch.inference_mode(), autocast:
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            batch = tokenizer(
-                [texts[i] for i in idx],
-                padding=True,
-                truncation=True,
-                max_length=max_length,
-                return_tensors="pt",
-            )
+        for idx, batch in sorted_batches(
+            tokenizer, texts, batch_size=batch_size, max_length=max_length
+        ):
             logits = model(**{k: v.to(device) for k, v in batch.items()}).logits
             probs = torch.softmax(logits.float(), dim=-1).tolist()
             for i, (p0, p1) in zip(idx, probs, strict=True):
@@ -168,12 +162,15 @@ def finetune_once(
     progress: bool = True,
     callbacks: Sequence[Any] = (),
     work_dir: str | Path | None = None,
+    save_to: str | Path | None = None,
 ) -> RestartResult:
     """Fine-tune ``spec.model`` on ``task`` once (head and dropout from ``seed``, data order
     from ``data_seed``) and predict the task's evaluation sets.
 
     ``train_set`` and ``eval_sets`` default to the task's (pass them to read them once for many
     restarts). ``callbacks`` go to the Trainer (e.g. to evaluate after each epoch).
+    ``save_to``, when given, is the folder the fine-tuned model and its tokenizer are saved to
+    (atomically), e.g. for probing its representations later.
     """
     import torch
     from torch.utils.data import DataLoader
@@ -254,6 +251,12 @@ def finetune_once(
         output = trainer.train()
         seconds = time.perf_counter() - started
     model = trainer.model
+    if save_to is not None:
+        from li_adger.io.atomic import atomic_dir
+
+        with atomic_dir(save_to) as staging:
+            model.save_pretrained(staging)
+            tokenizer.save_pretrained(staging)
     dtype = torch.bfloat16 if flags["bf16"] else torch.float16 if flags["fp16"] else torch.float32
     texts = list(dict.fromkeys(i.text for items in eval_sets.values() for i in items))
     probs = dict(zip(texts, predict(model, tokenizer, texts, max_length=spec.max_length,

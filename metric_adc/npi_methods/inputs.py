@@ -1,0 +1,129 @@
+"""What ``npi-methods`` reads: NPI run folders, probe files, the pairs and the test ids.
+
+A RUN argument is a run folder of the NPI task (``run.json`` whose spec's task is ``npi``), a
+folder holding such run folders (``finetune --task npi`` and ``bow`` write one per unit), or a
+``probe.json`` (``python -m baselines probe``); a folder's own ``probe.json`` is read too. Run
+folders are read by :func:`metric_adc.chapter2.runs.read_run` (the one reader of that format);
+runs are grouped by their spec's model (a fine-tuned encoder, or ``bow:<vectors>``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from li_adger.benchmarks.npi_configurations import parse_configuration
+from li_adger.io.readers import InputFileError, parse_json, read_text
+from metric_adc.chapter2.runs import read_run
+from metric_adc.npi_methods.grids import Pair, Unit
+
+__all__ = ["Inputs", "read_inputs", "read_pairs"]
+
+
+@dataclass
+class Inputs:
+    """Units by model, probe files, and what the runs say about themselves."""
+
+    units: dict[str, list[Unit]] = field(default_factory=dict)
+    probes: list[dict[str, Any]] = field(default_factory=list)
+    caps: dict[str, set[str]] = field(default_factory=dict)
+
+
+def _probe(path: Path) -> dict[str, Any]:
+    data = parse_json(read_text(path), str(path))
+    if not isinstance(data, dict) or data.get("format") != "adc-npi-probe":
+        raise InputFileError(f"{path}: 'format' must be 'adc-npi-probe'")
+    if not isinstance(data.get("rows"), list):
+        raise InputFileError(f"{path}: 'rows' must be a list")
+    for k, row in enumerate(data["rows"], 1):
+        for name in ("environment", "feature", "mcc"):
+            if not isinstance(row, dict) or name not in row:
+                raise InputFileError(f"{path}: row {k}: field {name!r} is missing")
+    data["path"] = str(path)
+    return data
+
+
+def _cap_note(spec: dict[str, Any]) -> str:
+    parts = [f"{n}={spec[n]}" for n in ("train_cap", "eval_cap") if spec.get(n) is not None]
+    return ", ".join(parts) if parts else "uncapped"
+
+
+def _add_run(folder: Path, inputs: Inputs) -> None:
+    run = read_run(folder)
+    if run.spec.get("task") != "npi":
+        raise InputFileError(
+            f"{folder / 'run.json'}: spec field 'task' must be 'npi' (got {run.spec.get('task')!r})"
+        )
+    try:
+        unit = parse_configuration(str(run.spec.get("configuration")))
+    except ValueError as err:
+        raise InputFileError(f"{folder / 'run.json'}: spec field 'configuration': {err}") from None
+    model = str(run.spec.get("model"))
+    inputs.caps.setdefault(model, set()).add(_cap_note(run.spec))
+    for restart in run.restarts:
+        sets = {
+            name: {i: (p.gold, p.prediction, p.p_acceptable) for i, p in items.items()}
+            for name, items in restart.sets.items()
+        }
+        name = f"{folder.name}/seed-{restart.seed}"
+        inputs.units.setdefault(model, []).append(Unit(name, unit.train, sets))
+
+
+def read_inputs(paths: Sequence[str | Path]) -> Inputs:
+    """Every run folder and probe file the RUN arguments name (see the module docs)."""
+    inputs = Inputs()
+    for given in paths:
+        path = Path(given)
+        if path.is_file():
+            inputs.probes.append(_probe(path))
+            continue
+        if not path.is_dir():
+            raise InputFileError(f"{path}: no such run folder or probe file")
+        if (path / "run.json").is_file():
+            _add_run(path, inputs)
+        else:
+            children = sorted(p for p in path.iterdir() if (p / "run.json").is_file())
+            if not children and not (path / "probe.json").is_file():
+                raise InputFileError(f"{path}: holds no run.json, run folder or probe.json")
+            for child in children:
+                _add_run(child, inputs)
+        if (path / "probe.json").is_file():
+            inputs.probes.append(_probe(path / "probe.json"))
+    return inputs
+
+
+def read_pairs(environments: Sequence[str]) -> tuple[list[Pair], dict[str, list[str]]]:
+    """The 5,500 minimal pairs by test id, and each environment's test ids (file order).
+
+    Every pair sentence is a test sentence of its environment (``test_full``); a sentence
+    found twice takes its first id.
+    """
+    from li_adger.benchmarks import load_items
+    from li_adger.benchmarks.npi_sets import probing_files, read_probing
+    from li_adger.sources import find_sources
+
+    paths = find_sources(probing_files(environments, ["test"]))
+    test_ids: dict[str, list[str]] = {}
+    by_text: dict[tuple[str, str], str] = {}
+    for env in environments:
+        rows = read_probing(paths, env, "test")
+        test_ids[env] = [r.id for r in rows]
+        for r in rows:
+            by_text.setdefault((env, r.sentence), r.id)
+    items = load_items("npi")
+    text = dict(zip(items.units["id"], items.units["sentence"], strict=True))
+    pairs = []
+    for row in items.comparisons.itertuples(index=False):
+        if row.environment not in test_ids:
+            continue
+        good = by_text.get((row.environment, text[row.good_id]))
+        bad = by_text.get((row.environment, text[row.bad_id]))
+        if good is None or bad is None:
+            raise InputFileError(
+                f"npi/npi_minimal_pairs.tsv: pair {row.pair_id!r}: a sentence is not among the "
+                f"{row.environment} test sentences"
+            )
+        pairs.append(Pair(row.environment, row.contrast, good, bad))
+    return pairs, test_ids

@@ -1,0 +1,238 @@
+"""The NPI paper's methods: NPI fine-tuning units, probes, the bag of words and npi-methods,
+with a tiny random BERT; the pairs and test ids over the real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from baselines_tiny import save_tiny_bert
+
+from baselines.finetune.npi_tasks import specs_for
+from baselines.finetune.runs import model_path, read_restart, run_many
+from baselines.finetune.spec import FinetuneSpec
+from baselines.npi.bow import glove_vectors, input_embedding_vectors
+from baselines.npi.bow_run import run_bow
+from baselines.npi.probe import run_probes
+from baselines.npi.representations import representations
+from li_adger.benchmarks.npi_sets import acceptable, read_probing
+from li_adger.benchmarks.npi_units import source_files
+from li_adger.sources import find_sources
+from metric_adc.cli.npi_methods import npi_methods
+from metric_adc.npi_methods.grids import Pair, Unit, acceptability_grid, pair_grid
+from metric_adc.npi_methods.inputs import read_pairs
+
+REPO = Path(__file__).resolve().parents[1]
+ENVS = ["adverbs", "only"]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> str:
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny") / "bert", "BertModel")
+
+
+@pytest.fixture(scope="module")
+def paths():
+    return find_sources(source_files(ENVS))
+
+
+def _spec(tiny: str, **kw) -> FinetuneSpec:
+    return FinetuneSpec(model=tiny, task="npi", seeds=(0,), epochs=1, batch_size=4,
+                        max_length=32, train_cap=8, eval_cap=8, device="cpu", **kw)  # fmt: skip
+
+
+# ---- the pure grids ----
+
+
+def _unit(name, train, preds):
+    return Unit(name, train, {"npi_test": preds})
+
+
+def test_acceptability_grid_picks_the_configurations_units():
+    ids = {"only": ["o1", "o2"], "adverbs": ["a1", "a2"]}
+    right = {"o1": (1, 1, 0.9), "o2": (0, 0, 0.1), "a1": (1, 1, 0.8), "a2": (0, 0, 0.3)}
+    wrong = {k: (g, 1 - p, 1 - q) for k, (g, p, q) in right.items()}
+    units = [_unit("o", ("only",), right), _unit("a", ("adverbs",), wrong)]
+    grid = acceptability_grid(units, ENVS, ids)
+    assert grid["1npi"] == {"adverbs": -1.0, "only": 1.0, "wilcox": None}
+    # avg-other on only: the adverbs unit; all-but-1 over {adverbs, only}: the same unit
+    assert grid["avg-other"]["only"] == grid["all-but-1"]["only"] == -1.0
+    assert grid["all"]["only"] is None and grid["cola"]["only"] is None
+
+
+def test_pair_grid_gradient_flips_when_the_pair_is_swapped():
+    preds = {"g": (1, 0, 0.45), "b": (0, 0, 0.2)}
+    units = [_unit("o", ("only",), preds)]
+    one = pair_grid(units, ["only"], [Pair("only", "licensor", "g", "b")])
+    swapped = pair_grid(units, ["only"], [Pair("only", "licensor", "b", "g")])
+    cell, other = one["1npi"]["licensor"]["only"], swapped["1npi"]["licensor"]["only"]
+    assert (cell["gradient"], other["gradient"]) == (1.0, 0.0)
+    assert cell["absolute"] == other["absolute"] == 0.0  # "g" is misclassified
+    assert one["1npi"]["scope"]["only"] == {"absolute": None, "gradient": None, "pairs": 0}
+
+
+def test_every_minimal_pair_is_two_test_sentences_of_its_environment():
+    pairs, test_ids = read_pairs(["adverbs", "only", "simplequestions"])
+    paths = find_sources(source_files(["adverbs", "only", "simplequestions"]))
+    rows = {r.id: r for e in test_ids for r in read_probing(paths, e, "test")}
+    assert len(pairs) > 1000
+    for p in pairs:
+        good, bad = rows[p.good], rows[p.bad]
+        assert (good.acceptable, bad.acceptable) == (1, 0)
+        assert good.environment == bad.environment == p.environment
+        differs = [
+            f for f in ("licensor", "npi_present", "scope") if good.feature(f) != bad.feature(f)
+        ]
+        assert differs == [p.contrast]
+
+
+# ---- fine-tuning units ----
+
+
+def test_npi_units_train_predict_and_feed_npi_methods(tiny, tmp_path, paths):
+    runs = [r for c in ("1npi", "all") for r in specs_for(_spec(tiny), c, ENVS, str(tmp_path))]
+    outs = run_many(runs, progress=False, save_models=True, log=lambda _: None)
+    assert sorted(o.name for o in outs) == ["all", "only-adverbs", "only-only"]
+    meta, records = read_restart(tmp_path / "all" / "restart-0.jsonl")
+    assert meta["configuration"] == "adverbs+only>adverbs+only"
+    assert meta["train_sentences"] == 16  # 8 per environment
+    test = {r.id: r for e in ENVS for r in read_probing(paths, e, "test")}
+    npi = [r for r in records if r["set"] == "npi_test"]
+    assert [r["id"] for r in npi] == [f"{e}.test.{k}" for e in ENVS for k in range(1, 9)]
+    for r in npi:
+        row = test[r["id"]]
+        assert r["gold"] == acceptable(row.npi_present, row.licensor, row.scope)
+    assert sum(r["set"] == "wilcox" for r in records) == 104
+    assert (model_path(tmp_path / "all", 0) / "config.json").is_file()
+    result = npi_methods([str(tmp_path)])
+    (model,) = result["models"].values()
+    assert model["capped"] and model["units"] == 3
+    grid = model["acceptability_mcc"]
+    assert grid["1npi"]["only"] is not None and grid["all"]["adverbs"] is not None
+    assert grid["all"]["questions"] is None  # not trained or evaluated
+    probe = tmp_path / "probe.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "baselines", "probe", "--run", str(tmp_path / "all"),
+         "--environments", "only", "--train-cap", "16", "--test-cap", "16", "--out", str(probe),
+         "--quiet"],
+        cwd=REPO, env={**os.environ, "HF_HUB_OFFLINE": "1", "LI_ADGER_CACHE": str(tmp_path / "c")},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = json.loads(probe.read_text())
+    assert data["configuration"] == "adverbs+only>adverbs+only"
+    assert {r["environment"] for r in data["rows"]} == {"only"}
+
+
+# ---- probes and representations ----
+
+
+def test_representations_are_cached_and_probes_cover_each_feature(tiny, tmp_path, paths):
+    texts = [r.sentence for r in read_probing(paths, "only", "test")[:12]]
+    first, hit = representations(tiny, texts, cache=tmp_path, progress=False)
+    again, hit_again = representations(tiny, texts, cache=tmp_path, progress=False)
+    assert (hit, hit_again) == (False, True)
+    np.testing.assert_array_equal(first, again)
+    assert len(list(tmp_path.glob("*.npy"))) == 1
+    rows, costs = run_probes(dict.fromkeys(["only", "simplequestions"], tiny), find_sources(
+        source_files(["only", "simplequestions"])), train_cap=24, test_cap=16, cache=tmp_path,
+        progress=False)  # fmt: skip
+    assert costs["sentences_encoded"] == 2 * (24 + 16)
+    by = {(r.environment, r.feature): r for r in rows}
+    assert len(by) == 6 and by["only", "licensor"].n_train == 24
+    assert all(-1 <= r.mcc <= 1 for r in rows if r.mcc is not None)
+    # simple questions have no scope manipulation (Table 3): no probe, said so
+    assert (
+        by["simplequestions", "scope"].mcc is None
+        and "one value" in by["simplequestions", "scope"].note
+    )
+
+
+# ---- the bag of words ----
+
+
+def test_bow_says_which_vectors_and_writes_npi_run_folders(tiny, tmp_path, paths):
+    vectors = input_embedding_vectors(tiny, "tiny")
+    assert vectors.source == "input-embeddings:tiny"
+    folders = run_bow(vectors, paths, tmp_path, configurations=["1npi", "all"],
+                      environments=ENVS, train_cap=40, eval_cap=16, progress=False)  # fmt: skip
+    assert sorted(f.name for f in folders) == ["all", "only-adverbs", "only-only"]
+    run = json.loads((tmp_path / "all" / "run.json").read_text())
+    assert run["spec"]["model"] == "bow:input-embeddings:tiny"
+    result = npi_methods([str(tmp_path)])
+    assert list(result["models"]) == ["bow:input-embeddings:tiny"]
+    assert result["probes"][0]["encoder"] == "input-embeddings:tiny"
+
+
+def test_glove_vectors_pool_known_words_only(tmp_path):
+    glove = tmp_path / "glove.txt"
+    glove.write_text("rarely 1 0 0\nany 0 2 0\nthe 0 0 3\n", encoding="utf-8")
+    vectors = glove_vectors(glove, ["Rarely", "any", "teachers"])
+    assert vectors.source == "glove:glove.txt"
+    np.testing.assert_array_equal(
+        vectors.pool(["Rarely do any teachers.", "Teachers."]), [[1, 2, 0], [0, 0, 0]]
+    )
+
+
+# ---- a launch of two processes ----
+
+
+def _finetune(tiny: str, out: Path) -> list[str]:
+    return ["-m", "baselines", "finetune", "--task", "npi", "--model", tiny, "--configuration",
+            "1npi,all", "--environments", ",".join(ENVS), "--seeds", "0", "--epochs", "1",
+            "--batch-size", "4", "--max-length", "32", "--train-cap", "8", "--eval-cap", "8",
+            "--device", "cpu", "--out", str(out), "--quiet"]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_two_processes_write_what_one_process_writes(tiny, tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
+    one, two = tmp_path / "one", tmp_path / "two"
+    done = subprocess.run([sys.executable, *_finetune(tiny, one)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    launch = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+    ]
+    done = subprocess.run([*launch, *_finetune(tiny, two)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    units = sorted(p.name for p in one.iterdir())
+    assert units == sorted(p.name for p in two.iterdir()) == ["all", "only-adverbs", "only-only"]
+    for unit in units:
+        meta_one, records_one = read_restart(one / unit / "restart-0.jsonl")
+        meta_two, records_two = read_restart(two / unit / "restart-0.jsonl")
+        assert records_one == records_two, unit
+        assert meta_one["train_loss"] == meta_two["train_loss"]
+    assert json.loads((two / "all" / "run.json").read_text())["world_size"] == 2
+
+
+def test_the_committed_runs_print_every_grid():
+    runs = REPO / "runs"
+    probes = sorted(str(p) for p in (runs / "npi-minilm-probes").glob("*.json"))
+    done = subprocess.run(
+        [sys.executable, "-m", "metric_adc", "npi-methods", str(runs / "npi-minilm-finetune"),
+         str(runs / "npi-minilm-bow"), *probes, "--json"],
+        cwd=REPO, env={**os.environ, "HF_HUB_OFFLINE": "1"}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    minilm, bow = result["models"]["minilm"], result["models"]["bow:input-embeddings:minilm"]
+    assert (minilm["units"], bow["units"]) == (20, 19)
+    assert minilm["capped"] and bow["capped"]
+    for grid in (minilm["acceptability_mcc"], bow["acceptability_mcc"]):
+        assert all(grid[c]["only"] is not None for c in ("1npi", "avg-other", "all-but-1", "all"))
+    assert minilm["acceptability_mcc"]["cola"]["wilcox"] is not None
+    assert bow["acceptability_mcc"]["cola"]["only"] is None  # no CoLA bag of words
+    assert minilm["minimal_pairs"]["all"]["scope"]["only"]["pairs"] > 0
+    assert len(result["probes"]) == len(probes) + 1  # and the bag of words' own

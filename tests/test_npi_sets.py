@@ -1,0 +1,98 @@
+"""The NPI paper's sentence files over the real pinned files, and their readers' errors."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from li_adger.benchmarks.npi import ENVIRONMENTS
+from li_adger.benchmarks.npi_sets import (
+    ALL_ENV_SPLITS,
+    WILCOX_FILE,
+    acceptable,
+    all_env_file,
+    probing_file,
+    probing_files,
+    read_all_env,
+    read_probing,
+    read_wilcox,
+)
+from li_adger.benchmarks.tsv import SourceFormatError
+from li_adger.sources import find_sources
+
+
+@pytest.fixture(scope="module")
+def paths():
+    return find_sources([*probing_files(), *map(all_env_file, ALL_ENV_SPLITS), WILCOX_FILE])
+
+
+def _raw_labels(path):
+    return [line.split("\t")[1] for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_rule_equals_all_18000_dev_and_test_labels(paths):
+    checked = 0
+    for split in ALL_ENV_SPLITS:
+        rows = read_all_env(paths, split)
+        raw = _raw_labels(paths[all_env_file(split)])
+        assert len(rows) == len(raw) == 9000
+        for row, label in zip(rows, raw, strict=True):
+            assert acceptable(row.npi_present, row.licensor, row.scope) == int(label), row.id
+            checked += 1
+        assert Counter(r.environment for r in rows) == {e: 1000 for e in ENVIRONMENTS}
+    assert checked == 18000
+
+
+def test_rule_equals_the_wilcox_labels(paths):
+    rows = read_wilcox(paths)
+    raw = _raw_labels(paths[WILCOX_FILE])
+    assert len(rows) == 104
+    assert [r.acceptable for r in rows] == [int(x) for x in raw]
+
+
+def test_probing_files_sizes_and_scope_labels(paths):
+    sizes = {"train": 10000, "dev": 1000, "test": 1000}
+    for env in ENVIRONMENTS:
+        for split, n in sizes.items():
+            rows = read_probing(paths, env, split)
+            raw = _raw_labels(paths[probing_file(env, split)])
+            assert len(rows) == n
+            assert [r.scope for r in rows] == [int(x) for x in raw]
+            assert {r.environment for r in rows} == {env}
+
+
+def test_probing_and_all_env_hold_the_same_test_sentences(paths):
+    all_env = {
+        (r.environment, r.sentence, r.licensor, r.npi_present, r.scope)
+        for r in read_all_env(paths, "test")
+    }
+    probing = {
+        (r.environment, r.sentence, r.licensor, r.npi_present, r.scope)
+        for env in ENVIRONMENTS
+        for r in read_probing(paths, env, "test")
+    }
+    assert probing == all_env
+
+
+_GOOD = "experiment=NPI-env=only-npi=any-crucial_item=only-licensor=1-scope=1-npi_present=1-paradigm=3\t1\t\tOnly X saw any Y.\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (_GOOD.replace("\t1\t", "\t0\t"), "field 'label' is 0 but the metadata's scope is 1"),
+        (_GOOD.replace("scope=1", "scope=2"), "field 'scope' of the metadata must be 0 or 1"),
+        (_GOOD.replace("env=only", "env=adverbs"), "field 'env' must be 'only'"),
+        (_GOOD.replace("experiment=NPI-", "x="), "field 'metadata' must start with"),
+        (_GOOD.replace("-paradigm=3", "-paradigm"), "expected name=value"),
+        (_GOOD.replace("\t\t", "\t"), "expected 4 tab-separated fields"),
+    ],
+)
+def test_a_bad_row_names_file_line_and_field(tmp_path, line, message):
+    path = tmp_path / "dev.tsv"
+    path.write_text(_GOOD + line, encoding="utf-8")
+    with pytest.raises(SourceFormatError) as err:
+        read_probing({probing_file("only", "dev"): path}, "only", "dev")
+    assert f"{path}:2:" in str(err.value)
+    assert message in str(err.value)
