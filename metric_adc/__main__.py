@@ -1,4 +1,4 @@
-"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,acrobatic,disagreements,matrix,table-2.1,cola-features,push,harness-path,from-harness} ...``.
+"""Command line: ``python -m metric_adc {report,reproduce,summary,table-2.2,ceiling,acrobatic,disagreements,matrix,table-2.1,cola-features,npi-methods,push,harness-path,from-harness} ...``.
 
 - ``report SCORES`` — evaluate a scores file on its benchmark (the metadata's ``dataset``;
   LI-Adger without one): on LI-Adger the ADC row, the analyses (δ sweep, breakdowns,

@@ -39,7 +39,7 @@ def _shared_sums() -> dict[str, str]:
 
 def test_every_pin_is_the_shared_checksum_and_the_files_real_hash():
     sums = _shared_sums()
-    assert len(SOURCE_FILES) == 93
+    assert len(SOURCE_FILES) == 131
     for rel, spec in SOURCE_FILES.items():
         real = hashlib.sha256((SHARED_DATA / rel).read_bytes()).hexdigest()
         assert spec.sha256 == sums[rel] == real, rel
@@ -61,9 +61,21 @@ def _upstream_places() -> dict[str, tuple[str, str]]:
 
 def test_every_pin_downloads_from_its_repository_at_the_commit_sources_md_names():
     places = _upstream_places()
+    text = (SHARED_DATA / "SOURCES.md").read_text()
+    # two files SOURCES.md places apart from their folder: CoLA's analysis-set annotations come
+    # from the thesis's repository, the Wilcox sentences from another commit of the NPI one
+    wilcox = re.search(r"wilcox_sentences\.tsv`.*?at commit `([0-9a-f]{40})`", text, re.S)[1]
+    apart = {
+        "npi/wilcox_sentences.tsv": (places["npi"][0], wilcox, "environment=wilcox_sentences.tsv")
+    }
+    for kind in ("major", "minor"):
+        name = f"CoLA_grammatical_annotations_{kind}_features.tsv"
+        apart[f"cola/{name}"] = (*places["li-adger"], f"data/CoLA/{name}")
     for rel, spec in SOURCE_FILES.items():
         folder, inner = rel.split("/", 1)
         repo, commit = places[folder]
+        if rel in apart:
+            repo, commit, inner = apart[rel]
         assert spec.url.startswith(f"https://raw.githubusercontent.com/{repo}/{commit}/"), rel
         assert spec.url.endswith(f"/{inner}"), rel
 

@@ -185,8 +185,7 @@ def test_the_submit_handler_shows_a_filesystem_error_as_one_line(tmp_path):
     )
     _, uploads, _ = handlers.upload(data, str(path), "mine", 0.5, [])
     status, kept, _ = handlers.submit(data, "mine", uploads, None, None)
-    assert status == (
-        f"⚠️ **Not submitted:** cannot write to the results folder {tmp_path / 'results'}: "
-        "Permission denied"
+    assert status == (  # one line, and no server folder on the page
+        "⚠️ **Not submitted:** cannot write to the leaderboard's store: Permission denied"
     )
     assert kept == uploads and not kept[0].submitted

@@ -12,7 +12,7 @@ True
 >>> get_task("no-such-task")
 Traceback (most recent call last):
 ...
-ValueError: unknown task 'no-such-task'; expected one of 'cola', 'npi'
+ValueError: unknown task 'no-such-task'; expected one of 'cola', 'npi'...
 """
 
 from __future__ import annotations

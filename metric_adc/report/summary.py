@@ -130,7 +130,7 @@ def summary_row(
     >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
     >>> s = summary_row([a, b], model="toy", convention="slor")
     >>> s["headlines"], s["adc"], s["li_adger_mcc"]
-    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'diagnostics': None, 'cola': None}, 0.3, None)
+    ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'npi_cloze': None, 'diagnostics': None, 'cola': None}, 0.3, None)
     """
     headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
     adc = mcc = None

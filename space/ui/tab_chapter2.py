@@ -9,6 +9,7 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
+from li_adger.sources import SourceNotFoundError
 from metric_adc.chapter2.formatting import format_acrobatic
 from metric_adc.chapter2.plots import acrobatic_figure, features_figure
 from metric_adc.family.items import items_of
@@ -49,12 +50,21 @@ def acrobatic_view(data: SpaceData, report: dict | None):
         )
     # the app's pairs hold the sentences of its pairs; the 56 sentences in no evaluable pair
     # come from the package's build of the dataset
-    items = items_of("li_adger")
-    text = dict(zip(items.units["id"], items.units["sentence"], strict=True))
+    # (read from the sources when they are here: an app started without them shows the
+    # sentences of its pairs only)
+    text: dict = {}
+    phenomenon: dict = {}
+    acceptable: dict = {}
+    try:
+        items = items_of("li_adger")
+    except (SourceNotFoundError, OSError, ValueError):
+        items = None
+    if items is not None:
+        text = dict(zip(items.units["id"], items.units["sentence"], strict=True))
+        phenomenon = dict(zip(items.labels["id"], items.labels["phenomenon"], strict=True))
+        acceptable = dict(zip(items.labels["id"], items.labels["label"].astype(bool), strict=True))
     units = pair_units(data.frame)
     text |= dict(zip(units["id"], units["sentence"], strict=True))
-    phenomenon = dict(zip(items.labels["id"], items.labels["phenomenon"], strict=True))
-    acceptable = dict(zip(items.labels["id"], items.labels["label"].astype(bool), strict=True))
     acceptable |= data.acceptable
     rows = [
         [
