@@ -241,7 +241,10 @@ FIELD = st.text(st.characters(blacklist_categories=("Cs",)), max_size=6)
 @given(
     rows=st.lists(st.tuples(FIELD, FIELD), max_size=5),
     comments=st.lists(
-        st.text(st.characters(blacklist_characters="\r\n\x00", blacklist_categories=("Cs",)), max_size=20),
+        st.text(
+            st.characters(blacklist_characters="\r\n\x00", blacklist_categories=("Cs",)),
+            max_size=20,
+        ),
         max_size=3,
     ),
     newline=st.sampled_from(["\n", "\r\n", "\r"]),
