@@ -41,8 +41,9 @@ def test_three_orders_on_two_processes_equal_one_process_and_resume(tmp_path):
     kept = (two / "restart-2.jsonl").read_bytes()
     done = run(torchrun(2, *args, "--out", str(two), command="finetune"), tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "rank 0: restart 0 (1/1)" in done.stdout + done.stderr  # order 2 was not retrained
-    assert "rank 1: restart 1 (1/1)" in done.stdout + done.stderr
+    # each process trained one order (order 2 was not retrained); the log names the run folder
+    assert "rank 0: two restart 0 (1/1)" in done.stdout + done.stderr
+    assert "rank 1: two restart 1 (1/1)" in done.stdout + done.stderr
     assert (two / "restart-2.jsonl").read_bytes() == kept
     (run_one, files_one), (run_two, files_two) = read_run(one), read_run(two)
     assert list(files_one) == list(files_two) == [0, 1, 2]
