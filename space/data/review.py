@@ -24,14 +24,12 @@ import argparse
 import math
 import os
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from li_adger.hub import HubError
 from li_adger.io.text_table import text_table
-from metric_adc.scores.file import read_scores
-from space.data.approval import Evaluator
+from space.data.approval import Evaluator, read_submitted
 from space.data.benchmark_data import LI_ADGER
 from space.data.moderation import (
     APPROVED,
@@ -72,10 +70,8 @@ def shipped_scores() -> dict[str, dict[str, dict[str, float]]]:
 
 
 def _scores(store: Store, folder: str, req: Request) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{req.stem}.jsonl"
-        path.write_bytes(store.read(f"{folder}/{req.stem}.jsonl"))
-        return read_scores(path).as_dict()
+    file = f"{folder}/{req.stem}.jsonl"
+    return read_submitted(store.read(file), file=file).as_dict()
 
 
 def duplicates(
@@ -108,6 +104,7 @@ def pending_table(
 
     Examples
     --------
+    >>> import tempfile
     >>> print(pending_table(LocalStore(tempfile.mkdtemp()), {}, Evaluator(None)))
     No submission is pending in the results folder ...
     """
