@@ -9,10 +9,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baselines.distributed import Launch, rank_device, remove_other_shards, score_units
 from baselines.interface import BatchedScorer
+
+if TYPE_CHECKING:
+    from baselines.spec import ScoreSpec
 
 __all__ = ["DTYPES", "precision_of", "score"]
 
@@ -81,6 +84,12 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         max_memory=args.max_memory,
         offload_folder=args.offload_folder,
         progress=False,
+    ).perturbed(
+        args.perturbation,
+        dataset=args.dataset,
+        subset=args.subset,
+        shuffles=args.shuffles,
+        seed=args.perturbation_seed,
     )
     if args.engine == "vllm" and args.threads is not None:
         raise ValueError(
@@ -116,7 +125,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     # every dataset is read (its sources verified) before the model is loaded: a bad name or
     # a missing source fails at once, before anything is scored
     datasets = load_all(DATASETS if every else (args.dataset,), subset=args.subset)
-    perturbed = _perturbation(args, datasets)
+    perturbed = _perturbation(spec, datasets)
     data_seconds = time.perf_counter() - start
     if every:
         print(
@@ -222,23 +231,13 @@ def _blank(scorer: Any, units: Any) -> dict:
     return {"blank": "causal analogue: the whole sentence's log-probability"}
 
 
-def _perturbation(args: argparse.Namespace, datasets: dict) -> dict:
-    """``--perturbation``: the diagnostics' units replaced by the perturbed ones (in
-    ``datasets``); returns what the scores file records of them (empty without it)."""
-    if args.perturbation is None:
-        if args.shuffles is not None or args.perturbation_seed is not None:
-            raise ValueError("--shuffles and --perturbation-seed apply to --perturbation")
+def _perturbation(spec: ScoreSpec, datasets: dict) -> dict:
+    """The diagnostics' units replaced by the perturbed ones of ``spec`` (in ``datasets``);
+    returns what the scores file records of them (empty without ``--perturbation``)."""
+    if spec.perturbation is None:
         return {}
-    if args.dataset != "diagnostics" or args.subset is not None:
-        raise ValueError(
-            "--perturbation rewrites Ettinger's diagnostics: give --dataset diagnostics "
-            f"without --subset (got --dataset {args.dataset}"
-            + (f" --subset {args.subset})" if args.subset is not None else ")")
-        )
     from baselines.units import load_perturbed_units
 
-    units, metadata = load_perturbed_units(
-        args.perturbation, seed=args.perturbation_seed or 0, shuffles=args.shuffles
-    )
+    units, metadata = load_perturbed_units(spec.perturbation)
     datasets["diagnostics"] = units
     return metadata

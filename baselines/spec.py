@@ -4,7 +4,7 @@
 :func:`baselines.load_scorer`, and checks every option there, once: the model name, the kind
 (built in, given or detected), the engine and its arguments, whether each option applies to
 the kind or engine (:data:`baselines.registry.SCORER_FACTORIES`), the variant, the packing and
-the batch size. Nothing is loaded, converted or trained before the spec stands, so a bad option
+the batch size; :meth:`ScoreSpec.perturbed` adds ``--perturbation`` and its settings. Nothing is loaded, converted or trained before the spec stands, so a bad option
 fails at once. :meth:`ScoreSpec.scorer` then builds the scorer it describes, and the run reads
 its settings from the spec, never from guesses about the scorer.
 
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baselines.interface import ENGINES, Scorer
 from baselines.registry import (
@@ -41,6 +41,9 @@ from baselines.registry import (
     model_name,
     resolve_kind,
 )
+
+if TYPE_CHECKING:
+    from li_adger.benchmarks.perturbations import Perturbation
 
 __all__ = ["ScoreSpec", "build_scorer", "score_spec"]
 
@@ -68,6 +71,8 @@ class ScoreSpec:
     ``None`` options take the scorer's defaults. ``batch_size`` is the size the run starts
     with (the model's or kind's default when none was given); ``auto_batch_size`` is
     ``--batch-size auto``, which looks for the largest size that fits on a GPU.
+    ``perturbation`` is ``--perturbation`` with its settings, checked by :meth:`perturbed`
+    (``None``: the benchmarks' own units).
     """
 
     model: str
@@ -89,6 +94,7 @@ class ScoreSpec:
     max_memory: Mapping[int | str, int | str] | None = None
     offload_folder: str | None = None
     progress: bool = True
+    perturbation: Perturbation | None = None
 
     @property
     def factory(self) -> ScorerFactory:
@@ -109,6 +115,63 @@ class ScoreSpec:
     def scorer(self) -> Scorer:
         """The scorer this spec describes (loaded, converted or trained as needed)."""
         return self.factory.build(self.model, **self.options())
+
+    def perturbed(
+        self,
+        names: str | None,
+        *,
+        dataset: str,
+        subset: str | None = None,
+        shuffles: int | None = None,
+        seed: int | None = None,
+    ) -> ScoreSpec:
+        """This spec scoring Ettinger's perturbations ``names`` of the diagnostics
+        (``--perturbation``, :mod:`li_adger.benchmarks.perturbations`) with ``shuffles`` and
+        ``seed`` (``--shuffles``, ``--perturbation-seed``), checked against the ``dataset``
+        and ``subset`` scored; with no ``names``, this spec.
+
+        Examples
+        --------
+        >>> spec = score_spec("trigram")
+        >>> spec.perturbed("trunc", dataset="diagnostics", shuffles=2).perturbation
+        Perturbation(('trunc',), seed=0, shuffles=2)
+        >>> spec.perturbed(None, dataset="diagnostics") is spec
+        True
+        >>> spec.perturbed(None, dataset="diagnostics", shuffles=3)
+        Traceback (most recent call last):
+        ...
+        ValueError: --shuffles and --perturbation-seed apply to --perturbation
+        >>> spec.perturbed("shuf", dataset="npi")
+        Traceback (most recent call last):
+        ...
+        ValueError: --perturbation rewrites Ettinger's diagnostics: give --dataset diagnostics without --subset (got --dataset npi)
+        >>> spec.perturbed("shuffle", dataset="diagnostics")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown perturbation 'shuffle'; expected 'all' or names from [...], comma-separated
+        """
+        if names is None:
+            if shuffles is not None or seed is not None:
+                raise ValueError("--shuffles and --perturbation-seed apply to --perturbation")
+            return self
+        if dataset != "diagnostics" or subset is not None:
+            raise ValueError(
+                "--perturbation rewrites Ettinger's diagnostics: give --dataset diagnostics "
+                f"without --subset (got --dataset {dataset}"
+                + (f" --subset {subset})" if subset is not None else ")")
+            )
+        from li_adger.benchmarks.perturbations import (
+            DEFAULT_SHUFFLES,
+            Perturbation,
+            parse_perturbations,
+        )
+
+        perturbation = Perturbation(
+            parse_perturbations(names),
+            seed=0 if seed is None else seed,
+            shuffles=DEFAULT_SHUFFLES if shuffles is None else shuffles,
+        )
+        return replace(self, perturbation=perturbation)
 
 
 def _check_variant(kind: str, variant: str | None) -> None:

@@ -19,10 +19,14 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from baselines.interface import ClozeScorer, ClozeUnit, Scorer
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.sentence_table import TABLE_SUFFIXES, read_sentence_table
+
+if TYPE_CHECKING:
+    from li_adger.benchmarks.perturbations import Perturbation
 
 __all__ = [
     "DATASETS",
@@ -139,38 +143,28 @@ def load_units(
     )
 
 
-def load_perturbed_units(
-    names: str, *, seed: int = 0, shuffles: int | None = None
-) -> tuple[Units, dict]:
-    """The units of Ettinger's perturbations of the diagnostics (``--perturbation``, see
+def load_perturbed_units(perturbation: Perturbation) -> tuple[Units, dict]:
+    """The units of Ettinger's ``perturbation`` of the diagnostics (``--perturbation``, see
     :mod:`li_adger.benchmarks.perturbations`) and what the scores file records of them.
 
     Examples
     --------
-    >>> units, meta = load_perturbed_units("trunc")
+    >>> from li_adger.benchmarks.perturbations import Perturbation
+    >>> units, meta = load_perturbed_units(Perturbation(["trunc"]))
     >>> len(units.ids), units.ids[1], units.texts[1].context
     (68, 'CPRAG-102.0.chess@trunc', '“Checkmate,” Rosaline announced with glee. good at')
     >>> meta
     {'perturbation': ['trunc'], 'perturbation_seed': 0, 'shuffles': 100}
     """
-    from li_adger.benchmarks.perturbations import (
-        DEFAULT_SHUFFLES,
-        Perturbation,
-        parse_perturbations,
-        perturbed_items,
-    )
+    from li_adger.benchmarks.perturbations import perturbed_items
 
-    p = Perturbation(
-        parse_perturbations(names),
-        seed=seed,
-        shuffles=DEFAULT_SHUFFLES if shuffles is None else shuffles,
-    )
-    units = perturbed_items(p).units
+    units = perturbed_items(perturbation).units
     texts = [
         ClozeUnit(str(c), str(w))
         for c, w in zip(units["context"], units["completion"], strict=True)
     ]
-    return Units("diagnostics", "cloze", [str(i) for i in units["id"]], texts), p.metadata()
+    ids = [str(i) for i in units["id"]]
+    return Units("diagnostics", "cloze", ids, texts), perturbation.metadata()
 
 
 def dataset_metadata(dataset: str) -> dict[str, str]:

@@ -190,6 +190,21 @@ def test_score_refuses_a_perturbation_it_cannot_apply(tmp_path, capsys, extra, m
     assert message in capsys.readouterr().err and not out.exists()
 
 
+def test_a_perturbation_is_checked_before_any_benchmark_is_read(tmp_path, capsys, monkeypatch):
+    """The perturbation options are the spec's (:meth:`baselines.spec.ScoreSpec.perturbed`):
+    a bad one fails before a source is read."""
+    import baselines.finished
+
+    def read(*args, **kwargs):
+        raise AssertionError("a benchmark was read")
+
+    monkeypatch.setattr(baselines.finished, "load_all", read)
+    args = ["score", "--model", "trigram", "--dataset", "diagnostics", "--perturbation",
+            "shuf,nope", "--out", str(tmp_path / "x.jsonl")]  # fmt: skip
+    assert baselines_main(args) == 2
+    assert "unknown perturbation 'nope'" in capsys.readouterr().err
+
+
 def test_report_lays_out_the_tables_and_checks_the_file(tmp_path, capsys):
     p = Perturbation(["trunc", "-obj"])
     units = perturbed_items(p).units
