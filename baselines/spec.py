@@ -301,10 +301,10 @@ def score_spec(
         if value is not None and name not in factory.options:
             raise ValueError(f"{name} does not apply to {where} (got {value!r})")
     _check_variant(kind, variant)
-    if packing is not None:
-        from baselines.fast.layout import check_packing
+    if packing is not None:  # the causal scorer's own check, before it loads
+        from baselines.kinds.causal import check_options
 
-        check_packing(packing)
+        check_options(packing=packing)
     if engine_args:
         from baselines.engines.vllm_args import check_engine_args
 

@@ -131,6 +131,32 @@ def test_packing_is_recorded_but_does_not_split_the_resume_cache(model):
         CausalLMScorer.from_objects(model, tokenizer, name="m", packing="stacked")
 
 
+def test_every_way_to_a_causal_scorer_checks_packing_once_before_loading(monkeypatch):
+    """The spec, the constructor and from_objects all refuse a packing through the scorer's
+    one check (check_options), before any model loads."""
+    import transformers
+
+    from baselines.kinds import causal
+    from baselines.spec import score_spec
+
+    def load(*args, **kwargs):
+        raise AssertionError("a model was loaded")
+
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", load)
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", load)
+    calls = []
+    check = causal.check_options
+    monkeypatch.setattr(causal, "check_options", lambda **o: (calls.append(o), check(**o)))
+    for make in (
+        lambda: score_spec("smollm2", packing="stacked"),
+        lambda: CausalLMScorer("gpt2", device="cpu", packing="stacked"),
+        lambda: CausalLMScorer.from_objects(None, None, name="m", packing="stacked"),
+    ):
+        with pytest.raises(ValueError, match="packing must be one of 'trie', 'rows', 'padded'"):
+            make()
+    assert [c["packing"] for c in calls] == ["stacked"] * 3
+
+
 def test_the_command_scores_alike_with_each_packing_and_prints_the_share(tmp_path, capsys):
     from baselines.__main__ import main
     from metric_adc.scores.file import read_scores

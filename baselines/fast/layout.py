@@ -126,7 +126,7 @@ def decoder_layout(
     if packing == "rows":
         layout = pack(lengths, width=max(width, *lengths))
         inputs = {"position_ids": row_positions(layout, lengths)}
-    else:  # padded: a packing was checked once, where the run's spec or the scorer was made
+    else:  # padded: a packing was checked once, by the causal scorer's check_options
         layout = Packing(max(lengths), len(batch), tuple((r, 0) for r in range(len(batch))))
         inputs = {"attention_mask": [[1] * n + [0] * (layout.width - n) for n in lengths]}
     ids = [[fill] * layout.width for _ in range(layout.rows)]

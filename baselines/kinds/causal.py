@@ -38,6 +38,7 @@ __all__ = [
     "HEAD_ROWS",
     "PLAIN_HEADS",
     "CausalLMScorer",
+    "check_options",
     "plain_head",
 ]
 
@@ -53,6 +54,30 @@ PLAIN_HEADS: frozenset[str] = frozenset(
 decoder's last hidden state, nothing else (no logit scaling or soft-capping): their scorer runs
 the output layer on the scored positions only (:func:`plain_head`). Other models go through
 ``model(...).logits``."""
+
+
+def check_options(
+    *,
+    variant: str = "logprob",
+    convention: str = "default",
+    context_token: str = "auto",
+    packing: str = "trie",
+) -> None:
+    """Raise, before anything loads, on an option the causal scorer does not take: the one
+    check of its variant, convention (with the context token) and packing, made by both its
+    constructors and, for ``--packing``, by the spec (:func:`baselines.spec.score_spec`).
+
+    Examples
+    --------
+    >>> check_options(packing="rows")
+    >>> check_options(packing="stacked")
+    Traceback (most recent call last):
+    ...
+    ValueError: packing must be one of 'trie', 'rows', 'padded' (got 'stacked')
+    """
+    check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+    check_convention(convention, context_token)
+    check_packing(packing)
 
 
 def plain_head(model: Any) -> tuple[Any, Any] | None:
@@ -160,8 +185,9 @@ class CausalLMScorer(CausalScorerBase):
         from baselines.device import inference_dtype, resolve_device
         from baselines.hf import hub_options, revision_metadata
 
-        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
-        check_convention(convention, context_token)
+        check_options(
+            variant=variant, convention=convention, context_token=context_token, packing=packing
+        )
         torch_device = resolve_device(device)
         dtype = inference_dtype(torch_device, precision)
         source = str(model_name_or_path)
@@ -204,7 +230,9 @@ class CausalLMScorer(CausalScorerBase):
     ) -> CausalLMScorer:
         """A scorer around an already loaded model and tokenizer (neither is modified,
         except that the model is put in ``eval()`` mode)."""
-        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        check_options(
+            variant=variant, convention=convention, context_token=context_token, packing=packing
+        )
         scorer = cls.__new__(cls)
         scorer._setup(
             model,
@@ -232,7 +260,6 @@ class CausalLMScorer(CausalScorerBase):
         packing: str,
         extra_metadata: Mapping[str, Any] | None,
     ) -> None:
-        check_packing(packing)
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
         self._setup_text(
