@@ -15,9 +15,8 @@ place of the device's, and accelerate is not a dependency of the scorers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from baselines.interface import BatchedScorer
+from baselines.interface import BatchedScorer, PlacedScorer, Scorer
 
 __all__ = ["AUTO_START", "auto_batch_size", "is_out_of_memory", "largest_batch"]
 
@@ -86,24 +85,32 @@ def largest_batch(
         return size
 
 
-def _device_type(scorer: Any) -> str:
-    device = getattr(scorer, "device", None)
-    if device is None:
-        try:
-            device = scorer.metadata().get("device")
-        except Exception:  # a scorer without metadata runs where it runs: treat as CPU
-            device = None
-    return str(getattr(device, "type", device) or "cpu").split(":")[0]
+def _device_type(scorer: Scorer) -> str:
+    """The type of device ``scorer`` runs on (``cpu`` when it does not say).
+
+    Examples
+    --------
+    >>> class GpuScorer:
+    ...     name, kind, variant, reduction, device = "g", "causal", "logprob", "sum", "cuda:1"
+    ...     def score(self, sentences): ...
+    ...     def metadata(self): ...
+    >>> _device_type(GpuScorer())
+    'cuda'
+    """
+    device = scorer.device if isinstance(scorer, PlacedScorer) else None
+    return "cpu" if device is None else str(device).split(":")[0]
 
 
-def auto_batch_size(scorer: Any, sentences: Sequence[object], *, default: int) -> int:
+def auto_batch_size(scorer: Scorer, sentences: Sequence[object], *, default: int) -> int:
     """The batch size ``--batch-size auto`` gives ``scorer`` for ``sentences``: on a GPU the
     largest that fits the longest sentences (:func:`largest_batch`), else ``default``.
 
     Examples
     --------
     >>> class CpuScorer:
-    ...     device = "cpu"
+    ...     name, kind, variant, reduction, device = "c", "causal", "logprob", "sum", "cpu"
+    ...     def score(self, sentences): ...
+    ...     def metadata(self): ...
     >>> auto_batch_size(CpuScorer(), ["Go."], default=64)
     64
     """

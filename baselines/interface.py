@@ -118,6 +118,24 @@ class Scorer(Protocol):
 
 
 @runtime_checkable
+class PlacedScorer(Scorer, Protocol):
+    """A scorer that says where its model runs: what ``--batch-size auto`` asks of a scorer
+    (:mod:`baselines.batch_size`). Every built-in scorer is one; wrappers
+    (:class:`~baselines.kinds.linked.LinkedScorer`) pass on the device of the scorer they wrap.
+
+    Attributes
+    ----------
+    device:
+        A ``torch.device`` or its name (``"cpu"``, ``"cuda"``, ``"cuda:0"``), or where a model
+        spread over several devices lives (``"0+cpu+disk"``, :mod:`baselines.device_map`);
+        ``None`` when unknown, which a run treats as the CPU.
+    """
+
+    @property
+    def device(self) -> Any: ...
+
+
+@runtime_checkable
 class BatchedScorer(Scorer, Protocol):
     """A scorer whose batching a scoring run may ask about and set: everything a run reads
     of a scorer beyond :class:`Scorer` (:mod:`baselines.score_file`, :mod:`baselines.batch_size`).

@@ -9,7 +9,7 @@ import math
 import pytest
 from baselines_tiny import save_tiny_bert, save_tiny_causal_lm
 
-from baselines.interface import RecordScorer, TokenLogProbs
+from baselines.interface import BatchedScorer, PlacedScorer, RecordScorer, TokenLogProbs
 from baselines.kinds.linked import LINKED_VARIANTS, LinkedScorer, linked_factory
 from baselines.kinds.unigram import UnigramModel, unigram_model
 from baselines.spec import build_scorer
@@ -202,7 +202,7 @@ class StubGpuCausal(ToyBase):
     """A causal scorer standing in for one on a GPU: out of memory above 40 sentences in a
     forward pass (its ``batch_size``, or fewer when given fewer)."""
 
-    packing, positions_share = "rows", None
+    packing, positions_share, device = "rows", None, "cuda:0"
 
     def __init__(self, batch_size):
         self.batch_size = batch_size
@@ -249,3 +249,14 @@ def test_batch_size_auto_applies_the_size_it_finds_to_a_linked_scorer(tmp_path, 
     (base,) = built
     assert base.batch_size == 32 and read_scores(out).metadata["batch_size"] == 32
     assert max(base.passes) == 32 and len(read_scores(out).ids) == 100
+
+
+def test_a_linked_scorer_passes_on_what_a_run_asks_of_the_scorer_it_wraps(tiny_causal):
+    """device, batch_size and packing come from the wrapped scorer (the protocols of
+    baselines/interface.py), not from guesses about the wrapper."""
+    linked = LinkedScorer(StubGpuCausal(8), "slor", toy_unigrams())
+    assert isinstance(linked, PlacedScorer) and isinstance(linked, BatchedScorer)
+    assert (linked.device, linked.batch_size, linked.packing) == ("cuda:0", 8, "rows")
+    assert LinkedScorer(ToyBase(), "slor", toy_unigrams()).device is None  # says nothing
+    built = build_scorer(tiny_causal, kind="causal", variant="slor", device="cpu")
+    assert built.device == built.base.device == "cpu"

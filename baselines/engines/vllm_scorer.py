@@ -180,6 +180,11 @@ class VLLMCausalScorer(CausalScorerBase):
                 rows[i] = row
         return lists, rows
 
+    @property
+    def device(self) -> str:
+        """The device type vLLM runs on (:class:`~baselines.interface.PlacedScorer`)."""
+        return self._device
+
     def metadata(self) -> dict[str, Any]:
         """Facts needed to reproduce the scores: the model, the engine and its arguments."""
         import vllm

@@ -306,6 +306,12 @@ class CausalLMScorer(CausalScorerBase):
         return usable
 
     @property
+    def device(self) -> str:
+        """Where the model runs (:class:`~baselines.interface.PlacedScorer`): its parameters'
+        device, or where a device-mapped model lives (e.g. ``0+cpu+disk``)."""
+        return self._mapped or str(next(self.model.parameters()).device)
+
+    @property
     def positions_share(self) -> float | None:
         """Positions the decoder computed / tokens scored, so far on the fast path (``None``
         before any): about 1 for ``rows`` and ``padded``, less for ``trie``, whose shared

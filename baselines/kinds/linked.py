@@ -40,6 +40,7 @@ from typing import Any
 
 from baselines.interface import (
     BatchedScorer,
+    PlacedScorer,
     Scorer,
     TokenScorer,
     check_sentences,
@@ -80,7 +81,7 @@ class LinkedScorer:
         self.variant = variant
         self.reduction = self._linking.reduction
 
-    # what a run asks of a scorer (BatchedScorer): the wrapped scorer's, passed through
+    # what a run asks of a scorer (BatchedScorer, PlacedScorer): the wrapped scorer's, passed through
     @property
     def batch_size(self) -> int | None:
         """The wrapped scorer's batch size (``None`` when it has none); setting it sets the
@@ -106,6 +107,12 @@ class LinkedScorer:
         """Start the wrapped scorer's count of positions afresh."""
         if isinstance(self.base, BatchedScorer):
             self.base.count_positions()
+
+    @property
+    def device(self) -> Any:
+        """Where the wrapped scorer runs (:class:`~baselines.interface.PlacedScorer`), or
+        ``None``."""
+        return self.base.device if isinstance(self.base, PlacedScorer) else None
 
     def score_records(self, sentences: Sequence[str]) -> list[dict[str, Any]]:
         """One record per sentence: ``score``, ``logprob``, ``unigram_logprob``, ``n_words``,

@@ -142,6 +142,8 @@ class NGramScorer:
     """
 
     kind = "ngram"
+    device = "cpu"
+    """pocketsphinx runs on the CPU (:class:`~baselines.interface.PlacedScorer`)."""
 
     def __init__(
         self,
