@@ -273,11 +273,11 @@ def test_a_restart_made_with_other_settings_is_not_overwritten(run_dir, tiny):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"set": "x", "id": "a", "gold": 1}', r":2: id 'a': field 'prediction' is missing"),
+        ('{"set": "x", "id": "a", "gold": 1}', r" line 2 \(id 'a'\): missing field 'prediction'"),
         ('{"set": "x", "id": "a", "gold": 2, "prediction": 1, "p_unacceptable": 0.5, '
-         '"p_acceptable": 0.5}', r":2: id 'a': field 'gold' must be 0 or 1 \(got 2\)"),
-        ("[1]", ":2: a record must be a JSON object"),
-        ("{", ":2: not JSON"),
+         '"p_acceptable": 0.5}', r" line 2 \(id 'a'\): 'gold' must be 0, 1 or null \(got 2\)"),
+        ("[1]", r" line 2: expected a JSON object \(got list\)"),
+        ("{", " line 2: not valid JSON"),
     ],
 )  # fmt: skip
 def test_a_bad_prediction_file_is_named_with_line_id_and_field(run_dir, tmp_path, line, message):

@@ -40,6 +40,12 @@ from typing import Any
 
 from baselines.finetune.spec import FinetuneSpec
 from li_adger.io.atomic import atomic_write_text
+from metric_adc.chapter2.runs import (
+    RESTART_FORMAT,
+    RESTART_VERSION,
+    RUN_FORMAT,
+    read_restart_lines,
+)
 
 __all__ = [
     "PREDICTIONS_FORMAT",
@@ -54,10 +60,8 @@ __all__ = [
     "run_many",
 ]
 
-RUN_FORMAT = "adc-finetune-run"
-PREDICTIONS_FORMAT = "adc-finetune-predictions"
-VERSION = 1
-RECORD_FIELDS = ("set", "id", "gold", "prediction", "p_unacceptable", "p_acceptable")
+PREDICTIONS_FORMAT = RESTART_FORMAT
+VERSION = RESTART_VERSION
 _LAUNCH_VARIABLES = ("WORLD_SIZE", "RANK", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK")
 
 
@@ -107,54 +111,21 @@ def restart_text(meta: dict[str, Any], predictions: dict[str, list[dict[str, Any
 
 def read_restart(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The metadata and records of a restart file; a bad line is an error naming the file,
-    line and field.
+    line, id and field (the metric's reader of the format,
+    :func:`metric_adc.chapter2.runs.read_restart_lines`, the one that checks it).
 
     Examples
     --------
     >>> import tempfile
     >>> bad = Path(tempfile.mkdtemp()) / "restart-0.jsonl"
-    >>> meta = {"format": PREDICTIONS_FORMAT, "version": 1, "seed": 0}
+    >>> meta = {"format": PREDICTIONS_FORMAT, "version": 1, "seed": 0, "restart_kind": "orders"}
     >>> _ = bad.write_text(json.dumps(meta) + '\\n{"set": "x", "id": "a", "gold": 1}\\n')
     >>> read_restart(bad)
     Traceback (most recent call last):
     ...
-    ValueError: ...restart-0.jsonl:2: id 'a': field 'prediction' is missing
+    li_adger.io.readers.InputFileError: ...restart-0.jsonl line 2 (id 'a'): missing field 'prediction'
     """
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines:
-        raise ValueError(f"{path}:1: the file is empty")
-    try:
-        meta = json.loads(lines[0])
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}:1: the metadata line is not JSON ({err.msg})") from None
-    if not isinstance(meta, dict) or meta.get("format") != PREDICTIONS_FORMAT:
-        raise ValueError(f"{path}:1: field 'format' must be {PREDICTIONS_FORMAT!r}")
-    if meta.get("version") != VERSION:
-        raise ValueError(
-            f"{path}:1: field 'version' must be {VERSION} (got {meta.get('version')!r})"
-        )
-    records = []
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}:{number}: not JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: a record must be a JSON object")
-        for name in RECORD_FIELDS:
-            if name not in record:
-                raise ValueError(
-                    f"{path}:{number}: id {record.get('id')!r}: field {name!r} is missing"
-                )
-        if record["prediction"] not in (0, 1) or record["gold"] not in (0, 1, None):
-            field = "prediction" if record["prediction"] not in (0, 1) else "gold"
-            raise ValueError(
-                f"{path}:{number}: id {record['id']!r}: field {field!r} must be 0 or 1 "
-                f"(got {record[field]!r})"
-            )
-        records.append(record)
-    return meta, records
+    return read_restart_lines(path)
 
 
 def read_run(run_dir: str | Path) -> tuple[dict[str, Any], dict[int, Path]]:

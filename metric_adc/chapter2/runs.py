@@ -2,7 +2,8 @@
 restart (the format of ``python -m baselines finetune``, docs/chapter2.md).
 
 The writer is ``baselines.finetune.runs``; the metric never imports ``baselines`` (the
-packages' layers), so it reads the format here. Dot-prefixed and ``*.tmp`` files are
+packages' layers), so the format is read here, by :func:`read_restart_lines`, the one reader
+of a restart file, which the writer uses too. Dot-prefixed and ``*.tmp`` files are
 unfinished restarts and are skipped. Every record is
 checked; bad input raises :class:`~li_adger.io.readers.InputFileError` naming the file, the
 line, the id and the field.
@@ -26,10 +27,25 @@ from li_adger.io.readers import (
     read_text,
 )
 
-__all__ = ["Prediction", "Restart", "Run", "read_run"]
+__all__ = [
+    "RESTART_FORMAT",
+    "RESTART_KINDS",
+    "RESTART_RECORD_FIELDS",
+    "RESTART_VERSION",
+    "RUN_FORMAT",
+    "Prediction",
+    "Restart",
+    "Run",
+    "read_restart",
+    "read_restart_lines",
+    "read_run",
+]
 
 RUN_FORMAT = "adc-finetune-run"
 RESTART_FORMAT = "adc-finetune-predictions"
+RESTART_VERSION = 1
+RESTART_RECORD_FIELDS = ("set", "id", "gold", "prediction", "p_unacceptable", "p_acceptable")
+"""The fields of every record of a restart file (``gold`` is ``null`` for a set without)."""
 RESTART_KINDS = ("restarts", "orders")
 _RESTART_FILE = re.compile(r"restart-(-?\d+)\.jsonl")
 
@@ -123,16 +139,20 @@ def _int(value: object, where: str, field: str) -> int:
     return value
 
 
-def _record(value: object, where: str) -> tuple[str, str, Prediction]:
+def _record(value: object, where: str) -> tuple[str, str]:
+    """The set and id of one checked prediction record."""
     if not isinstance(value, dict):
         raise InputFileError(f"{where}: expected a JSON object (got {type(value).__name__})")
-    for field in ("set", "id", "prediction", "p_acceptable"):
+    for field in ("set", "id"):
         if field not in value:
             raise InputFileError(f"{where}: missing field {field!r}")
     set_name = as_text(value["set"], where, "set")
     item = as_text(value["id"], where, "id")
     where = f"{where} (id {item!r})"
-    gold = value.get("gold")
+    for field in RESTART_RECORD_FIELDS:
+        if field not in value:
+            raise InputFileError(f"{where}: missing field {field!r}")
+    gold = value["gold"]
     if gold is not None and gold not in (0, 1):
         raise InputFileError(f"{where}: 'gold' must be 0, 1 or null (got {gold!r})")
     prediction = value["prediction"]
@@ -141,10 +161,26 @@ def _record(value: object, where: str) -> tuple[str, str, Prediction]:
     p = as_number(value["p_acceptable"], where, "p_acceptable")
     if not 0.0 <= p <= 1.0:
         raise InputFileError(f"{where}: 'p_acceptable' must be in [0, 1] (got {p})")
-    return set_name, item, Prediction(None if gold is None else int(gold), int(prediction), p)
+    return set_name, item
 
 
-def _read_restart(path: Path) -> Restart:
+def read_restart_lines(path: str | os.PathLike) -> tuple[dict, list[dict]]:
+    """The metadata and the records of a restart file, every one checked: the one reader of
+    the format (``baselines.finetune.runs``, its writer, reads its files back through it).
+    Blank lines are skipped; a bad line raises :class:`~li_adger.io.readers.InputFileError`
+    naming the file, the line, the id and the field.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> bad = Path(tempfile.mkdtemp()) / "restart-0.jsonl"
+    >>> meta = {"format": RESTART_FORMAT, "version": 1, "seed": 0, "restart_kind": "orders"}
+    >>> _ = bad.write_text(json.dumps(meta) + '\\n{"set": "x", "id": "a", "gold": 1}\\n')
+    >>> read_restart_lines(bad)
+    Traceback (most recent call last):
+    ...
+    li_adger.io.readers.InputFileError: ...restart-0.jsonl line 2 (id 'a'): missing field 'prediction'
+    """
     lines = json_lines(read_text(path), str(path))
     first = next(lines, None)
     if first is None:
@@ -153,30 +189,51 @@ def _read_restart(path: Path) -> Restart:
     where = f"{path} line {lineno}"
     if not isinstance(meta, dict) or meta.get("format") != RESTART_FORMAT:
         raise InputFileError(f"{where}: 'format' must be {RESTART_FORMAT!r} (metadata line)")
+    if meta.get("version") != RESTART_VERSION:
+        raise InputFileError(
+            f"{where}: 'version' must be {RESTART_VERSION} (got {meta.get('version')!r})"
+        )
     seed = _int(meta.get("seed"), where, "seed")
     kind = meta.get("restart_kind")
     if kind not in RESTART_KINDS:
         raise InputFileError(
             f"{where}: 'restart_kind' must be one of {RESTART_KINDS} (got {kind!r})"
         )
-    sets: dict[str, dict[str, Prediction]] = {}
+    _int(meta.get("data_seed", seed), where, "data_seed")
+    _int(meta.get("init_seed", seed), where, "init_seed")
+    if meta.get("train_seconds") is not None:
+        as_number(meta["train_seconds"], where, "train_seconds")
+    if meta.get("machine") is not None:
+        as_text(meta["machine"], where, "machine")
+    records, seen = [], set()
     for lineno, value in lines:
-        set_name, item, prediction = _record(value, f"{path} line {lineno}")
-        if item in sets.setdefault(set_name, {}):
+        set_name, item = _record(value, f"{path} line {lineno}")
+        if (set_name, item) in seen:
             raise InputFileError(
                 f"{path} line {lineno}: id {item!r} of set {set_name!r} appears twice"
             )
-        sets[set_name][item] = prediction
+        seen.add((set_name, item))
+        records.append(value)
+    return meta, records
+
+
+def read_restart(path: str | os.PathLike) -> Restart:
+    """One finished restart file (checked by :func:`read_restart_lines`) as a :class:`Restart`."""
+    meta, records = read_restart_lines(path)
+    sets: dict[str, dict[str, Prediction]] = {}
+    for r in records:
+        gold = None if r["gold"] is None else int(r["gold"])
+        prediction = Prediction(gold, int(r["prediction"]), float(r["p_acceptable"]))
+        sets.setdefault(r["set"], {})[r["id"]] = prediction
     seconds = meta.get("train_seconds")
-    machine = meta.get("machine")
     return Restart(
-        seed,
-        _int(meta.get("data_seed", seed), where, "data_seed"),
-        _int(meta.get("init_seed", seed), where, "init_seed"),
-        kind,
+        meta["seed"],
+        meta.get("data_seed", meta["seed"]),
+        meta.get("init_seed", meta["seed"]),
+        meta["restart_kind"],
         sets,
-        None if seconds is None else as_number(seconds, where, "train_seconds"),
-        None if machine is None else as_text(machine, where, "machine"),
+        None if seconds is None else float(seconds),
+        meta.get("machine"),
     )
 
 
@@ -207,7 +264,7 @@ def read_run(path: str | os.PathLike) -> Run:
     restarts = []
     for file in sorted(folder.iterdir()):
         if _RESTART_FILE.fullmatch(file.name):  # dot-prefixed and *.tmp never match
-            restart = _read_restart(file)
+            restart = read_restart(file)
             if restart.restart_kind != kind:
                 raise InputFileError(
                     f"{file} line 1: 'restart_kind' is {restart.restart_kind!r} but run.json "
