@@ -87,18 +87,16 @@ def run_report(args: argparse.Namespace) -> int:
     report = li_adger_report(
         bs, pairs=pairs, baseline=baseline, standardize=standardize, deltas=args.delta,
         seed=args.seed, n_resamples=args.n_resamples, human=human_row(args), linking=args.linking,
+        baseline_name=args.baseline,
     )  # fmt: skip
     if args.plots:
         written = li_adger_plots(report, bs, args.plots, pairs=pairs, standardize=standardize,
                                  delta=args.delta[0])  # fmt: skip
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(dump(report))
+        print(dump(report.to_json_dict()))
     else:
-        print(format_li_adger_report(
-            report, markdown=args.markdown, seed=args.seed, n_resamples=args.n_resamples,
-            baseline=args.baseline, prestandardized=args.prestandardized,
-        ))  # fmt: skip
+        print(format_li_adger_report(report, markdown=args.markdown))
     return 0
 
 
@@ -123,9 +121,9 @@ def _report_benchmark(args: argparse.Namespace, bs) -> int:
         written = plot_benchmark(report, args.plots)
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(dump(report))
+        print(dump(report.to_json_dict()))
     else:
-        print(format_benchmark_report(report, markdown=args.markdown, seed=args.seed))
+        print(format_benchmark_report(report, markdown=args.markdown))
         from metric_adc.report.npi_sections import npi_sections
 
         if extra := npi_sections(report, markdown=args.markdown):
@@ -177,7 +175,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
         written = thesis_plots(args.plots, thesis_dir=args.thesis_dir, delta=args.delta[0])
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
     if args.json:
-        print(dump(report))
+        print(dump(report.to_json_dict()))
     else:
         print(format_reproduce_report(report, markdown=args.markdown))
     return 0

@@ -32,7 +32,7 @@ from metric_adc.family.outcomes import outcomes
 from metric_adc.family.statistics import summarize_outcomes
 from metric_adc.report.analysis import analyze_outcomes
 from metric_adc.report.references import reference_rows
-from metric_adc.report.shape import report_of
+from metric_adc.report.shape import Report, report_of
 from metric_adc.result_rows import benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores
 from metric_adc.scores.file import ScoresFileError
@@ -95,10 +95,10 @@ def scored_items(bs: BenchmarkScores) -> tuple[Items, dict | None]:
     return select_groups(items, whole), subset
 
 
-def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2000) -> dict:
-    """The report of a scores file on its benchmark (keys
-    :data:`~metric_adc.report.shape.REPORT_KEYS`); ``seed`` draws the bootstrap resamples and
-    the folds of a fitted CoLA threshold.
+def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2000) -> Report:
+    """The report of a scores file on its benchmark (a :class:`~metric_adc.report.shape.Report`
+    carrying ``seed`` and ``n_resamples``); ``seed`` draws the bootstrap resamples and the
+    folds of a fitted CoLA threshold.
 
     Examples
     --------
@@ -113,7 +113,7 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     >>> text = dict(zip(units["id"], units["sentence"]))
     >>> c = items_of("npi").comparisons
     >>> shorter = [len(text[g]) < len(text[b]) for g, b in zip(c["good_id"], c["bad_id"])]
-    >>> [x["model"] for x in r["rows"]], r["rows"][0]["headline"] == sum(shorter) / len(c)
+    >>> [x["model"] for x in r.rows], r.rows[0]["headline"] == sum(shorter) / len(c)
     (['length'], True)
     """
     if BENCHMARKS[bs.benchmark].judged:
@@ -134,4 +134,6 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
         ),
         table_2_2=table_2_2_rows() if bs.benchmark == "cola" else None,
         subset=subset,
+        seed=seed,
+        n_resamples=n_resamples,
     )

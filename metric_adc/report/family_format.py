@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
+from metric_adc.report.shape import Report
 from metric_adc.report.summary import SUMMARY_DELTA
 from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE
 
@@ -94,17 +95,17 @@ def _subset_lines(subset: Mapping | None) -> list[str]:
     ]
 
 
-def _head(report: Mapping, *, seed: int) -> list[Block]:
-    spec = benchmark(report["benchmark"])
-    model, refs = report["rows"][0], report["rows"][1:]
-    a = report["analysis"]
+def _head(report: Report) -> list[Block]:
+    spec = benchmark(report.benchmark)
+    model, refs = report.rows[0], report.rows[1:]
+    a = report.analysis
     units = "—" if model["n_units"] is None else f"{model['n_units']:,}"
     lines = [
         f"{_display(spec.name)} ({spec.name}): {spec.title}; {spec.citation.short}.",
-        *_subset_lines(report.get("subset")),
+        *_subset_lines(report.subset),
         f"{model['model']}: {units} units scored, convention {model['convention'] or '—'}.",
         f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a['n_resamples']} "
-        f"resamples of {a['resampled']}, seed {seed}.",
+        f"resamples of {a['resampled']}, seed {report.seed}.",
     ]
     table = [
         [model["model"], fmt(model["headline"]), str(model["n_items"]), _interval(a["headline"])]
@@ -114,10 +115,10 @@ def _head(report: Mapping, *, seed: int) -> list[Block]:
     return [("\n".join(lines), None, None), (None, header, table)]
 
 
-def _pairs_blocks(report: Mapping) -> list[Block]:
-    spec = benchmark(report["benchmark"])
-    model, refs = report["rows"][0], report["rows"][1:]
-    groups = report["analysis"]["pairs"]
+def _pairs_blocks(report: Report) -> list[Block]:
+    spec = benchmark(report.benchmark)
+    model, refs = report.rows[0], report.rows[1:]
+    groups = report.analysis["pairs"]
     blocks: list[Block] = []
     for column in spec.groups:
         levels = model["pairs"]["groups"][column]
@@ -149,9 +150,9 @@ def _cloze_cells(stats: Mapping) -> list[str]:
     ]
 
 
-def _cloze_blocks(report: Mapping) -> list[Block]:
-    cloze = report["rows"][0]["cloze"]
-    intervals = report["analysis"]["cloze"]
+def _cloze_blocks(report: Report) -> list[Block]:
+    cloze = report.rows[0]["cloze"]
+    intervals = report.analysis["cloze"]
     sets = [
         [name, *_cloze_cells(s), _interval(intervals[name]["sensitivity"]),
          fmt(s["sensitivity_thresholded"])]
@@ -189,9 +190,9 @@ def _threshold_rule(labelled: Mapping) -> str:
     )
 
 
-def _labelled_blocks(report: Mapping) -> list[Block]:
-    labelled = report["rows"][0]["labelled"]
-    intervals = report["analysis"]["labelled"]
+def _labelled_blocks(report: Report) -> list[Block]:
+    labelled = report.rows[0]["labelled"]
+    intervals = report.analysis["labelled"]
     body = [
         [name, str(s["n"]), fmt(s["mcc"]), _interval(intervals["splits"][name]), fmt(s["accuracy"])]
         for name, s in labelled["splits"].items()
@@ -255,7 +256,7 @@ def format_table_2_2(
     return _render(_table_2_2_blocks(rows, _T22_TITLES[context]), markdown=markdown)
 
 
-def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: int = 0) -> str:
+def format_benchmark_report(report: Report, *, markdown: bool = False) -> str:
     """A benchmark's report (:func:`metric_adc.report.benchmark.benchmark_report`): the
     headline of the model and the reference rows with its bootstrap interval, then the
     breakdown of each section (pairs: each group column, the references beside the model;
@@ -269,25 +270,26 @@ def format_benchmark_report(report: Mapping, *, markdown: bool = False, seed: in
     ...        "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
     ...                             "contrast": {}, "paradigm": {}}},
     ...        "cloze": None, "labelled": None, "note": None}
-    >>> report = {"benchmark": "npi", "rows": [row], "table_2_2": None,
-    ...           "analysis": {"n_resamples": 9, "resampled": "pairs", "headline": ci,
-    ...                        "pairs": {"environment": {"only": ci}}}}
+    >>> from metric_adc.report.shape import report_of
+    >>> report = report_of("npi", [row], seed=0, n_resamples=9,
+    ...                    analysis={"n_resamples": 9, "resampled": "pairs", "headline": ci,
+    ...                              "pairs": {"environment": {"only": ci}}})
     >>> print(format_benchmark_report(report).splitlines()[5])
     toy                0.600  2  [0.400, 0.800]
     """
-    blocks = _head(report, seed=seed)
-    model = report["rows"][0]
+    blocks = _head(report)
+    model = report.rows[0]
     if model["pairs"] is not None:
         blocks += _pairs_blocks(report)
     if model["cloze"] is not None:
         blocks += _cloze_blocks(report)
     if model["labelled"] is not None:
         blocks += _labelled_blocks(report)
-    notes = format_notes(report["rows"][1:])
+    notes = format_notes(report.rows[1:])
     if notes:
         blocks.append((notes, None, None))
-    if report["table_2_2"]:
-        blocks += _table_2_2_blocks(report["table_2_2"], _T22_TITLES[report["benchmark"]])
+    if report.table_2_2:
+        blocks += _table_2_2_blocks(report.table_2_2, _T22_TITLES[report.benchmark])
     return _render(blocks, markdown=markdown)
 
 

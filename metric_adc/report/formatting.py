@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.family_format import format_notes, format_table_2_2
+from metric_adc.report.shape import Report
 
 __all__ = [
     "format_ceiling",
@@ -306,20 +307,13 @@ def _human(rows: Sequence[Mapping]) -> Mapping | None:
     return next((r for r in rows if "authors_note" in r), None)
 
 
-def format_li_adger_report(
-    report: Mapping,
-    *,
-    markdown: bool = False,
-    seed: int = 0,
-    n_resamples: int = 2000,
-    baseline: str | None = None,
-    prestandardized: bool = False,
-) -> str:
+def format_li_adger_report(report: Report, *, markdown: bool = False) -> str:
     """A LI-Adger report (:func:`metric_adc.report.li_adger.li_adger_report`) as ``report``
     prints it: the table of rows, the notes, the bootstrap intervals (of phenomena where the
-    pairs have them), the comparison with the ``baseline`` file, the human row's note, and a
-    CoLA classifier's MCC beside the thesis's Table 2.2; with ``markdown``, the rows and the
-    MCC table only. A report of linking rows prints the rows and the fitted linking's folds.
+    pairs have them, with the report's seed and resamples), the comparison with the report's
+    baseline file, the human row's note, and a CoLA classifier's MCC beside the thesis's
+    Table 2.2; with ``markdown``, the rows and the MCC table only. A report of linking rows
+    prints the rows and the fitted linking's folds.
 
     Examples
     --------
@@ -327,33 +321,38 @@ def format_li_adger_report(
     ...        "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
     ...        "pearson_sentences": 0.25, "note": None}
     >>> ci = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
-    >>> report = {"rows": [row], "analysis": {"ci": {"pairs": ci, "phenomena": None},
-    ...           "baseline": None}, "table_2_2": None, "linking": None}
-    >>> print(format_li_adger_report(report, n_resamples=10).splitlines()[3:6])
+    >>> from metric_adc.report.shape import report_of
+    >>> report = report_of("li_adger", [row], analysis={"ci": {"pairs": ci, "phenomena": None},
+    ...                    "baseline": None}, seed=0, n_resamples=10)
+    >>> print(format_li_adger_report(report).splitlines()[3:6])
     ['0 pair(s) excluded for a missing human judgement; z-scores over 4 sentences.', '', '95% bootstrap intervals (10 resamples of pairs, seed 0):']
     """
-    rows = report["rows"]
-    if report["linking"] is not None:
+    rows = report.rows
+    if report.linking is not None:
         if markdown:
             return format_markdown(rows)
-        blocks = (format_table(rows), format_fits(report["linking"]))
+        blocks = (format_table(rows), format_fits(report.linking))
         return "\n\n".join(b for b in blocks if b)
     mcc = []
-    if report["table_2_2"]:
-        mcc = [format_table_2_2(report["table_2_2"], markdown=markdown, context="li_adger")]
+    if report.table_2_2:
+        mcc = [format_table_2_2(report.table_2_2, markdown=markdown, context="li_adger")]
     if markdown:
         return "\n\n".join([format_markdown(rows), *mcc])
-    analysis = report["analysis"]
+    analysis = report.analysis
     level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
     blocks = [
         format_table(rows),
         format_report_notes(rows),
-        format_intervals(analysis["ci"][level], level=level, n_resamples=n_resamples, seed=seed),
+        format_intervals(
+            analysis["ci"][level], level=level, n_resamples=report.n_resamples, seed=report.seed
+        ),
     ]
     if analysis["baseline"]:
         blocks.append(
             format_comparison(
-                analysis["baseline"], name=str(baseline), prestandardized=prestandardized
+                analysis["baseline"],
+                name=str(report.baseline),
+                prestandardized=report.prestandardized,
             )
         )
     human = _human(rows)
@@ -362,7 +361,7 @@ def format_li_adger_report(
     return "\n\n".join([*blocks, *mcc])
 
 
-def format_reproduce_report(report: Mapping, *, markdown: bool = False) -> str:
+def format_reproduce_report(report: Report, *, markdown: bool = False) -> str:
     """``reproduce``'s report (:func:`metric_adc.report.li_adger.reproduce_report`): the table
     of rows, the notes on the thesis's pairs and models and the human row's note (with
     ``markdown``: the rows and their notes, the README's results table).
@@ -371,10 +370,11 @@ def format_reproduce_report(report: Mapping, *, markdown: bool = False) -> str:
     --------
     >>> row = {"model": "m", "n_pairs": 2365, "n_excluded": 2, "blimp": 0.75, "adc": {},
     ...        "note": None}
-    >>> print(format_reproduce_report({"rows": [row]}).splitlines()[-1])
+    >>> from metric_adc.report.shape import report_of
+    >>> print(format_reproduce_report(report_of("li_adger", [row])).splitlines()[-1])
     Pairs: the thesis's pair file; 2 pair(s) lack a human judgement and are excluded.
     """
-    rows = report["rows"]
+    rows = report.rows
     if markdown:
         return format_markdown(rows)
     human = _human(rows)

@@ -33,7 +33,7 @@ from metric_adc.linking.function_rows import has_linking_fields, linking_rows
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.report import plots
 from metric_adc.report.analysis import analyze_on_pairs
-from metric_adc.report.shape import report_of
+from metric_adc.report.shape import Report, report_of
 from metric_adc.result_rows import benchmark_row, evaluate_on_pairs, model_row, source_row
 from metric_adc.scores.benchmark import BenchmarkScores
 from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table, thesis_rows
@@ -135,12 +135,15 @@ def li_adger_report(
     n_resamples: int = 2000,
     human: Mapping | None = None,
     linking: Sequence[str] = (),
-) -> dict:
-    """The report of a LI-Adger scores file (keys :data:`~metric_adc.report.shape.REPORT_KEYS`).
+    baseline_name: str | None = None,
+) -> Report:
+    """The report of a LI-Adger scores file (a :class:`~metric_adc.report.shape.Report`, with
+    the settings below).
 
     ``pairs`` defaults to the dataset's evaluable pairs (:func:`metric_adc.pairs.li_adger_pairs`);
     ``baseline`` is a second model compared with this one on them; ``standardize=False``
     takes both files' scores as z-scores already. ``seed`` draws the bootstrap resamples.
+    ``baseline_name`` is the baseline file as the report names it (default: its path).
     ``human`` is the human split-half row (LI pairs only): given, it is shown last, and the
     model's row on the LI pairs beside it. ``linking`` names linking functions
     (:data:`metric_adc.linking.function_rows.LINKING_CHOICES`): the rows are then one per function,
@@ -156,11 +159,11 @@ def li_adger_report(
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "b.jsonl",
     ...     [{"id": k, "score": v} for k, v in s.items()], {"model": "bbu"})
     >>> r = li_adger_report(read_benchmark_scores(p), n_resamples=20)
-    >>> [x["model"] for x in r["rows"]], round(r["rows"][0]["adc"]["0.5"], 3), r["linking"]
-    (['bbu'], 0.364, None)
+    >>> [x["model"] for x in r.rows], round(r.rows[0]["adc"]["0.5"], 3), r.linking, r.seed
+    (['bbu'], 0.364, None, 0)
     >>> r = li_adger_report(read_benchmark_scores(p), n_resamples=20,
     ...                     human={"model": "humans", "n_pairs": 1174})
-    >>> [x["model"] for x in r["rows"]]
+    >>> [x["model"] for x in r.rows]
     ['bbu', 'bbu (LI only)', 'humans']
     """
     _check_sections(bs.benchmark, linking=bool(linking), baseline=baseline is not None,
@@ -168,11 +171,17 @@ def li_adger_report(
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
+    settings = {
+        "seed": seed,
+        "n_resamples": n_resamples,
+        "baseline": None if baseline is None else baseline_name or str(baseline.path),
+        "prestandardized": not standardize,
+    }
     if linking:
         if baseline is not None or not standardize:
             raise ValueError(_LINKING_ALONE)
         shown, fits = linking_rows(bs.file, table, linking, deltas=deltas)
-        return report_of("li_adger", [*shown, *beside], linking=fits)
+        return report_of("li_adger", [*shown, *beside], linking=fits, **settings)
     scored = model_deltas(bs.scores, table, standardize=standardize)
     base = None
     if baseline is not None:
@@ -196,6 +205,7 @@ def li_adger_report(
         [*shown, *beside],
         analysis=analysis,
         table_2_2=None if mcc is None else [mcc, *table_2_2_rows()],
+        **settings,
     )
 
 
@@ -206,7 +216,7 @@ def reproduce_report(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     human: Mapping | None = None,
     linking: Sequence[str] = (),
-) -> dict:
+) -> Report:
     """The report of ``reproduce``: the thesis's 8 models from its outputs, then the rows of
     ``with_scores`` on the thesis's pairs (one per linking function of ``linking`` for a file
     with the linking fields), then ``human``.
@@ -214,7 +224,7 @@ def reproduce_report(
     Examples
     --------
     >>> r = reproduce_report(deltas=[1.0])
-    >>> [x["model"] for x in r["rows"]][-2:], round(r["rows"][-2]["blimp"], 3)
+    >>> [x["model"] for x in r.rows][-2:], round(r.rows[-2]["blimp"], 3)
     (['trigram-slor', 'trigram-logprob'], 0.753)
     """
     deltas = list(deltas)
@@ -233,7 +243,7 @@ def reproduce_report(
 
 
 def li_adger_plots(
-    report: Mapping,
+    report: Report,
     bs: BenchmarkScores,
     folder: str | os.PathLike,
     *,
@@ -245,15 +255,15 @@ def li_adger_plots(
     ``standardize``): sentences, pair deltas at ``delta``, the ADC(δ) curve and the breakdown
     by phenomenon (:func:`metric_adc.report.plots.write_plots`). Returns the paths written.
     """
-    if report["linking"] is not None:
+    if report.linking is not None:
         raise ValueError(_LINKING_ALONE)
     table = li_adger_pairs() if pairs is None else pairs
     scored = model_deltas(bs.scores, table, standardize=standardize)
-    analysis = report["analysis"]
+    analysis = report.analysis
     return plots.write_plots(
         folder, model=bs.model, model_z=scored.z, judgements=table.judgements,
         model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis["sweep"],
-        by_group=analysis["by_phenomenon"] or report["rows"][0]["by_group"], delta=delta,
+        by_group=analysis["by_phenomenon"] or report.rows[0]["by_group"], delta=delta,
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.family.npi_cloze import CONTRASTS, figure_3
 from metric_adc.report.paper_tables import NPI_MTURK
+from metric_adc.report.shape import Report
 
 __all__ = ["format_figure_3", "format_mturk", "npi_sections"]
 
@@ -60,13 +61,13 @@ def format_mturk(*, markdown: bool = False) -> str:
     )
 
 
-def npi_sections(report: Mapping, *, markdown: bool = False) -> str | None:
+def npi_sections(report: Report, *, markdown: bool = False) -> str | None:
     """The sections a report on ``npi`` or ``npi_cloze`` adds (``None`` on another benchmark):
     Fig. 3 for the cloze test, the human validation for both."""
-    if report["benchmark"] not in ("npi", "npi_cloze"):
+    if report.benchmark not in ("npi", "npi_cloze"):
         return None
     parts = []
-    if report["benchmark"] == "npi_cloze":
-        parts.append(format_figure_3(report["rows"][0], markdown=markdown))
+    if report.benchmark == "npi_cloze":
+        parts.append(format_figure_3(report.rows[0], markdown=markdown))
     parts.append(format_mturk(markdown=markdown))
     return "\n\n".join(parts)

@@ -14,6 +14,7 @@ import numpy as np
 
 from li_adger.io.atomic import atomic_path
 from metric_adc import core
+from metric_adc.report.shape import Report
 
 __all__ = [
     "PHENOMENA_SHOWN",
@@ -299,7 +300,7 @@ def plot_groups(
     return save_png(fig, path)
 
 
-def plot_benchmark(report: Mapping, out_dir: str | os.PathLike) -> list[Path]:
+def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     """The figures of a benchmark's report (:func:`metric_adc.report.benchmark.benchmark_report`):
     pairs, one per group column (the BLiMP criterion per level, the reference rows as
     markers; BLiMP: per paradigm, per phenomenon, per field); cloze, the sensitivity per set;
@@ -311,15 +312,15 @@ def plot_benchmark(report: Mapping, out_dir: str | os.PathLike) -> list[Path]:
     >>> ci = {"low": 0.4, "high": 0.8}
     >>> row = {"model": "toy (slor)", "pairs": {"groups": {"environment":
     ...        {"only": {"n_pairs": 2, "blimp": 0.6}}}}, "cloze": None, "labelled": None}
-    >>> report = {"benchmark": "npi", "rows": [row],
-    ...           "analysis": {"pairs": {"environment": {"only": ci}}}}
+    >>> from metric_adc.report.shape import report_of
+    >>> report = report_of("npi", [row], analysis={"pairs": {"environment": {"only": ci}}})
     >>> [p.name for p in plot_benchmark(report, tempfile.mkdtemp())]
     ['toy__slor__npi_environment.png']
     """
     out = Path(out_dir)
-    model, refs = report["rows"][0], report["rows"][1:]
-    a = report["analysis"]
-    name = report["benchmark"]
+    model, refs = report.rows[0], report.rows[1:]
+    a = report.analysis
+    name = report.benchmark
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model["model"])
     paths = []
     if model["pairs"] is not None:

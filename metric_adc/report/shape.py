@@ -1,8 +1,9 @@
 """The one shape of a report, for every benchmark: what ``report --json`` and ``reproduce
 --json`` print.
 
-:func:`report_of` is the one place a report is assembled (keys :data:`REPORT_KEYS`, always all
-of them, ``None`` where a part does not apply); :func:`metric_adc.report.li_adger.li_adger_report`,
+:func:`report_of` is the one place a report is assembled: a :class:`Report`, which carries its
+settings and prints as JSON through :meth:`Report.to_json_dict` (keys :data:`REPORT_KEYS`, always
+all of them, ``None`` where a part does not apply); :func:`metric_adc.report.li_adger.li_adger_report`,
 :func:`~metric_adc.report.li_adger.reproduce_report` and
 :func:`metric_adc.report.benchmark.benchmark_report` build their reports with it.
 """
@@ -10,8 +11,9 @@ of them, ``None`` where a part does not apply); :func:`metric_adc.report.li_adge
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-__all__ = ["REPORT_KEYS", "report_of"]
+__all__ = ["REPORT_KEYS", "Report", "report_of"]
 
 REPORT_KEYS = ("benchmark", "rows", "analysis", "table_2_2", "linking", "subset")
 """The keys of a report: ``benchmark`` (a name of :data:`li_adger.benchmarks.BENCHMARKS`);
@@ -26,6 +28,38 @@ scores only some (``{"column", "word", "groups", "of"}``: e.g. BLiMP's column ``
 ``paradigm``, the paradigms, and how many the benchmark has), ``None`` for the whole benchmark."""
 
 
+@dataclass(frozen=True)
+class Report:
+    """A report (the parts :data:`REPORT_KEYS`, ``None`` where a part does not apply) and the
+    settings it was computed with, which its formatters read from it: ``seed`` (of the
+    bootstrap resamples and of a fitted CoLA threshold's folds), ``n_resamples``,
+    ``baseline`` (the file compared with, as named) and ``prestandardized`` (the scores taken
+    as z-scores); ``None`` where a setting does not apply. Build it with :func:`report_of`.
+    """
+
+    benchmark: str
+    rows: list[dict]
+    analysis: dict | None = None
+    table_2_2: list[dict] | None = None
+    linking: dict | None = None
+    subset: dict | None = None
+    seed: int | None = None
+    n_resamples: int | None = None
+    baseline: str | None = None
+    prestandardized: bool = False
+
+    def to_json_dict(self) -> dict:
+        """What ``--json`` prints: the parts, keys :data:`REPORT_KEYS` in order (the settings
+        are the command's options, not printed).
+
+        Examples
+        --------
+        >>> report_of("npi", [{"model": "toy"}], seed=3).to_json_dict()
+        {'benchmark': 'npi', 'rows': [{'model': 'toy'}], 'analysis': None, 'table_2_2': None, 'linking': None, 'subset': None}
+        """
+        return {key: getattr(self, key) for key in REPORT_KEYS}
+
+
 def report_of(
     benchmark: str,
     rows: Sequence[Mapping],
@@ -34,20 +68,28 @@ def report_of(
     table_2_2: Sequence[Mapping] | None = None,
     linking: Mapping | None = None,
     subset: Mapping | None = None,
-) -> dict:
-    """A report (keys :data:`REPORT_KEYS`).
+    seed: int | None = None,
+    n_resamples: int | None = None,
+    baseline: str | None = None,
+    prestandardized: bool = False,
+) -> Report:
+    """A :class:`Report` of these parts (copied) and settings.
 
     Examples
     --------
-    >>> r = report_of("npi", [{"model": "toy"}])
-    >>> list(r) == list(REPORT_KEYS), r["analysis"], r["table_2_2"]
-    (True, None, None)
+    >>> r = report_of("npi", [{"model": "toy"}], seed=0, n_resamples=9)
+    >>> list(r.to_json_dict()) == list(REPORT_KEYS), r.analysis, r.table_2_2, r.n_resamples
+    (True, None, None, 9)
     """
-    return {
-        "benchmark": benchmark,
-        "rows": [dict(r) for r in rows],
-        "analysis": None if analysis is None else dict(analysis),
-        "table_2_2": None if table_2_2 is None else [dict(r) for r in table_2_2],
-        "linking": None if linking is None else dict(linking),
-        "subset": None if subset is None else dict(subset),
-    }
+    return Report(
+        benchmark=benchmark,
+        rows=[dict(r) for r in rows],
+        analysis=None if analysis is None else dict(analysis),
+        table_2_2=None if table_2_2 is None else [dict(r) for r in table_2_2],
+        linking=None if linking is None else dict(linking),
+        subset=None if subset is None else dict(subset),
+        seed=seed,
+        n_resamples=n_resamples,
+        baseline=baseline,
+        prestandardized=prestandardized,
+    )
