@@ -31,6 +31,7 @@ result keys are :data:`RESULT_KEYS`). The math is in :mod:`metric_adc.core` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -43,6 +44,7 @@ __all__ = [
     "ROW_KEYS",
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
+    "AdcRow",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
@@ -78,16 +80,52 @@ pairs evaluated (``None`` where the benchmark has none) and a caption."""
 
 _HEAD = SHARED_KEYS[:4]
 
-ROW_KEYS = (
-    *_HEAD,
-    "n_sentences",
-    *_PAIR_KEYS,
-    *_SENTENCE_KEYS,
-    "standardized",
-    "by_group",
-    "note",
-)
-"""The keys of every ADC row (LI-Adger, or any pair table with human judgements), in order.
+
+@dataclass(frozen=True)
+class AdcRow:
+    """An ADC row (LI-Adger, or any pair table with human judgements), typed: its fields are
+    :data:`ROW_KEYS`, in order (their meanings there). :func:`model_row`, :func:`source_row`
+    and :func:`ceiling_row` build one and return :meth:`to_json_dict`, the dict every reader
+    of a row gets.
+
+    Examples
+    --------
+    >>> ROW_KEYS[:5], ROW_KEYS[-3:]
+    (('model', 'benchmark', 'convention', 'headline', 'n_sentences'), ('standardized', 'by_group', 'note'))
+    """
+
+    model: str
+    benchmark: str | None
+    convention: str | None
+    headline: float | None
+    n_sentences: int
+    n_pairs: int
+    n_excluded: int
+    blimp: float | None
+    human_sign: float | None
+    adc: dict[str, float | None]
+    adc_auc: float | None
+    pearson_pairs: float | None
+    pearson_pairs_p: float | None
+    spearman_pairs: float | None
+    spearman_pairs_p: float | None
+    pearson_sentences: float | None
+    pearson_sentences_p: float | None
+    spearman_sentences: float | None
+    spearman_sentences_p: float | None
+    standardized: bool
+    by_group: dict | None
+    note: str | None
+
+    def to_json_dict(self) -> dict:
+        """The row as a dict, keys :data:`ROW_KEYS` in order (the values themselves, not
+        copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+ROW_KEYS = tuple(f.name for f in fields(AdcRow))
+"""The keys of every ADC row (LI-Adger, or any pair table with human judgements), in order:
+the fields of :class:`AdcRow`.
 
 ``headline`` is LI-Adger's headline statistic, the BLiMP criterion pooled over the pairs (the
 value of ``blimp``); ``n_sentences`` counts the sentences the z-scores are computed over (in
@@ -145,24 +183,39 @@ def _row(
     return {**head, **body, "note": note, **(extra or {})}
 
 
-def _adc_body(
+def _adc_row(
     *,
+    model: str,
+    benchmark: str | None,
+    convention: str | None,
     n_sentences: int,
     pairs: Mapping,
     sentences: Mapping | None,
     standardized: bool,
     by_group: dict | None = None,
-) -> dict:
-    """An ADC row's statistics: pair statistics (keys of :func:`core.summarize`), sentence
-    statistics (keys of :func:`core.correlation`, ``None`` in BLiMP-only mode)."""
+    note: str | None = None,
+) -> AdcRow:
+    """An ADC row from pair statistics (keys of :func:`core.summarize`; the headline is their
+    ``blimp``) and sentence statistics (keys of :func:`core.sentence_correlation`, ``None``
+    in BLiMP-only mode), through the one builder of a row's head (:func:`_row`)."""
     s = sentences or {}
-    return {
+    body = {
         "n_sentences": int(n_sentences),
         **{k: pairs[k] for k in _PAIR_KEYS},
         **{k: s.get(name) for k, name in _SENTENCE_KEYS.items()},
         "standardized": bool(standardized),
         "by_group": by_group,
     }
+    return AdcRow(
+        **_row(
+            model=model,
+            benchmark=benchmark,
+            convention=convention,
+            headline=pairs["blimp"],
+            body=body,
+            note=note,
+        )
+    )
 
 
 def model_row(
@@ -208,20 +261,17 @@ def model_row(
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements)
     summary = core.summarize(scored.delta, h, deltas=deltas, auc_max=auc_max)
-    return _row(
+    return _adc_row(
         model=model,
         benchmark=benchmark,
         convention=convention,
-        headline=summary["blimp"],
-        body=_adc_body(
-            n_sentences=scored.n_sentences,
-            pairs=summary,
-            sentences=sentences,
-            standardized=scored.standardized,
-            by_group=by_group,
-        ),
+        n_sentences=scored.n_sentences,
+        pairs=summary,
+        sentences=sentences,
+        standardized=scored.standardized,
+        by_group=by_group,
         note=note,
-    )
+    ).to_json_dict()
 
 
 def evaluate_on_pairs(
@@ -309,19 +359,16 @@ def source_row(
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements, members)
         n_sentences = sentences["n"]
-    return _row(
+    return _adc_row(
         model=f"{model} ({source} only)",
         benchmark=benchmark,
         convention=convention,
-        headline=summary["blimp"],
-        body=_adc_body(
-            n_sentences=n_sentences,
-            pairs=summary,
-            sentences=sentences,
-            standardized=scored.standardized,
-        ),
+        n_sentences=n_sentences,
+        pairs=summary,
+        sentences=sentences,
+        standardized=scored.standardized,
         note=f"{source} pairs only; z-scores over all {len(scored.z)} sentences scored",
-    )
+    ).to_json_dict()
 
 
 def ceiling_row(result: Mapping) -> dict:
@@ -358,24 +405,22 @@ def ceiling_row(result: Mapping) -> dict:
         adc_auc=mean("adc_auc"),
         pearson_pairs=mean("pearson_pairs"),
     )
-    return _row(
+    row = _adc_row(
         model=result["label"],
         benchmark="li_adger",
         convention=None,
-        headline=pairs["blimp"],
-        body=_adc_body(
-            n_sentences=result["n_sentences"],
-            pairs=pairs,
-            sentences={"pearson": mean("pearson_sentences")},
-            standardized=True,
-        ),
+        n_sentences=result["n_sentences"],
+        pairs=pairs,
+        sentences={"pearson": mean("pearson_sentences")},
+        standardized=True,
         note=result["note"],
-        extra={
-            "authors_note": result["authors_note"],
-            "n_splits": int(result["n_splits"]),
-            "seed": result["seed"],
-        },
     )
+    return {
+        **row.to_json_dict(),
+        "authors_note": result["authors_note"],
+        "n_splits": int(result["n_splits"]),
+        "seed": result["seed"],
+    }
 
 
 # ----------------------------------------------------------------------------- the family
