@@ -291,8 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "finetune":  # its own process group, after training
             from baselines.finetune.cli import main as finetune
+            from baselines.models.minilm import minilm_cola_fine_tune
 
-            return finetune(args)
+            return finetune(args, builtin_cola=minilm_cola_fine_tune)
         if args.command in ("probe", "bow"):
             return args.run_command(args)
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."

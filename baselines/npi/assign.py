@@ -2,7 +2,8 @@
 
 A unit's run folder (``finetune --task npi --save-models``) holds ``run.json`` and a saved model
 ``model-<seed>`` per restart; the first seed's model probes the environments the unit is
-evaluated on. A folder of unit folders needs a configuration: each environment is probed with
+evaluated on. A unit that reused CoLA fine-tunes (:mod:`baselines.finetune.reuse`) names them in
+its ``run.json`` (``fine_tunes``): the first is probed where it is saved. A folder of unit folders needs a configuration: each environment is probed with
 the model the configuration evaluates there (:func:`evaluated_by`; ``avg-other``, which
 averages several models, is refused).
 """
@@ -24,6 +25,9 @@ def _unit(folder: Path) -> tuple[tuple[str, ...], tuple[str, ...], str, Path]:
     unit = parse_configuration(str(spec.get("configuration")))
     seeds = spec.get("seeds") or []
     model = folder / f"model-{seeds[0]}" if seeds else folder / "model-0"
+    if run.get("fine_tunes"):  # a unit that reused CoLA fine-tunes: probe them where they are
+        reused = run["fine_tunes"][0]
+        model = Path(reused.get("model") or reused["folder"])
     if not (model / "config.json").is_file():
         raise FileNotFoundError(
             f"{model} does not exist: run `finetune` with --save-models to keep the models"
