@@ -296,6 +296,7 @@ def test_the_cola_configuration_evaluates_a_cola_runs_saved_models(
     assert metric_main(["npi-methods", str(npi)]) == 0
     out = capsys.readouterr().out
     assert "capped (train_cap=16, eval_cap=8)" in out
+    assert "the CoLA configuration reused the fine-tunes cola/model-0, cola/model-1" in out
     cola_row = next(line for line in out.splitlines() if line.startswith("CoLA"))
     grid = npi_methods([str(npi)])["models"][tiny]["acceptability_mcc"]["cola"]
     assert grid["only"] is not None and grid["wilcox"] is not None

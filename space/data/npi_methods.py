@@ -4,8 +4,8 @@ environment with the Wilcox sentences, Fig. 2 absolute and gradient minimal pair
 Fig. 4 probing MCC, the bag of words as one more model), ids and numbers only, never a sentence.
 
 :func:`snapshot_npi_methods` writes one file from NPI run folders and probe files, with what the
-runs say about themselves (each model's units, caps, epochs, dates and machine, and the CoLA
-fine-tunes its CoLA configuration reused); file paths are reduced to their last parts::
+runs say about themselves (each model's units, caps, epochs, dates and machine; the CoLA
+fine-tunes its CoLA configuration reused are in the grids' result); file paths are reduced to their last parts::
 
     python -m space.data.npi_methods runs/npi-minilm-finetune runs/npi-minilm-bow \\
         runs/npi-minilm-probes/*.json --name npi-minilm
@@ -56,39 +56,27 @@ def _run_jsons(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
 
 
 def run_facts(runs: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per model (the specs' ``model``): its epochs, machines, first and last dates, and the
-    CoLA fine-tunes reused (``fine_tunes`` of ``run.json``, as their last path parts).
+    """Per model (the specs' ``model``): its epochs, machines and dates.
 
     Examples
     --------
     >>> run = {"spec": {"model": "m", "epochs": 1}, "created": "2026-11-27T22:24:01+00:00",
-    ...        "machine": "AMD EPYC", "fine_tunes": [{"run": "/a/cola-run", "seed": 0,
-    ...        "model": "/a/cola-run/model-0"}]}
-    >>> run_facts([run])["m"]["cola_fine_tunes"], run_facts([run])["m"]["dates"]
-    (['cola-run/model-0'], ['2026-11-27'])
+    ...        "machine": "AMD EPYC"}
+    >>> run_facts([run])["m"]
+    {'epochs': [1], 'machines': ['AMD EPYC'], 'dates': ['2026-11-27']}
     """
     facts: dict[str, dict[str, Any]] = {}
     for run in runs:
         spec = run.get("spec", {})
         f = facts.setdefault(
             str(spec.get("model")),
-            {"epochs": set(), "machines": set(), "dates": set(), "cola_fine_tunes": []},
+            {"epochs": set(), "machines": set(), "dates": set()},
         )
         if spec.get("epochs") is not None:
             f["epochs"].add(spec["epochs"])
         f["machines"].add(str(run.get("machine", "?")))
         f["dates"].add(str(run.get("created", "?"))[:10])
-        for ft in run.get("fine_tunes", []):
-            name = (
-                _short(ft["model"])
-                if "run" in ft
-                else f"{ft.get('model')} (seed {ft.get('seed')}, epoch {ft.get('epoch')})"
-            )
-            f["cola_fine_tunes"].append(name)
-    return {
-        m: {k: sorted(v) if isinstance(v, set) else v for k, v in f.items()}
-        for m, f in facts.items()
-    }
+    return {m: {k: sorted(v) for k, v in f.items()} for m, f in facts.items()}
 
 
 def snapshot_npi_methods(

@@ -87,8 +87,8 @@ def npi_methods_intro(records: list[dict[str, Any]]) -> str:
                 f"- `{name}`: {model['units']} trained units, {_caps(model)}, {epochs} epoch(s)",
                 f"made {', '.join(facts.get('dates', []))} on {', '.join(facts.get('machines', []))}",
             ]
-            if facts.get("cola_fine_tunes"):
-                parts.append(f"CoLA configuration from {', '.join(facts['cola_fine_tunes'])}")
+            if model.get("cola_fine_tunes"):
+                parts.append(f"CoLA configuration from {', '.join(model['cola_fine_tunes'])}")
             lines.append("; ".join(parts) + ".")
         if _small(record):
             lines.append(
