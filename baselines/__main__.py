@@ -14,9 +14,10 @@ Usage::
                               [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
                               [--device-map auto [--max-memory SPEC] [--offload-folder DIR]]
                               [--fresh] [--quiet]
-    python -m baselines finetune [--model M] [--task cola] --restart-kind restarts|orders
+    python -m baselines finetune [--model M] [--task cola|npi] --restart-kind restarts|orders
                                  (--seeds 0,1,2 | --n-restarts N) [--init-seed S]
                                  [--preset thesis] [--epochs N] [--train-cap N]
+                                 [--configuration C] [--cola-run DIR] [--save-models]
                                  --out RUN_DIR [--device auto] [--precision auto]
     python -m baselines models
 
