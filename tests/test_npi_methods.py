@@ -228,7 +228,11 @@ def test_the_committed_runs_print_every_grid():
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout)
     minilm, bow = result["models"]["minilm"], result["models"]["bow:input-embeddings:minilm"]
-    assert (minilm["units"], bow["units"]) == (20, 19)
+    # 19 trained units, and one CoLA unit whose restarts are the reused CoLA fine-tunes
+    reused = len(list((runs / "npi-minilm-finetune" / "cola").glob("restart-*.jsonl")))
+    assert (minilm["units"], bow["units"]) == (19 + reused, 19) and reused >= 1
+    assert len(minilm["cola_fine_tunes"]) == reused
+    assert minilm["cola_fine_tunes"][0] == "minilm-cola-restarts/model-0"
     assert minilm["capped"] and bow["capped"]
     for grid in (minilm["acceptability_mcc"], bow["acceptability_mcc"]):
         assert all(grid[c]["only"] is not None for c in ("1npi", "avg-other", "all-but-1", "all"))

@@ -31,6 +31,7 @@ FileNotFoundError: --cola-run ...: not a fine-tuning run (no restart-<seed>.json
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -195,6 +196,7 @@ def evaluate_fine_tunes(
     from baselines.finetune.train import prediction_record
 
     started, out = time.perf_counter(), Path(out)
+    started_at = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     log = log or (lambda line: print(line, flush=True))
     machine, sets = cpu_name(), None
     for ft in fine_tunes:
@@ -219,6 +221,6 @@ def evaluate_fine_tunes(
 
         atomic_write_text(path, restart_text(meta, predictions))
         log(f"{out.name}: CoLA fine-tune {ft.folder} evaluated on {len(texts)} sentences")
-    write_run_json(out, spec, machine, 1, time.perf_counter() - started,
+    write_run_json(out, spec, machine, 1, time.perf_counter() - started, started_at,
                    extra={"fine_tunes": [ft.source for ft in fine_tunes]})  # fmt: skip
     return out

@@ -79,7 +79,7 @@ def _print(result: dict[str, Any], markdown: bool) -> None:
     envs = list(ENVIRONMENTS)
     for model, data in result["models"].items():
         capped = f"capped ({'; '.join(data['caps'])})" if data["capped"] else "uncapped"
-        print(f"== {model}: {data['units']} trained units, {capped}")
+        print(f"== {model}: {data['units']} classifiers (units × seeds), {capped}")
         if data["cola_fine_tunes"]:
             print(
                 f"the CoLA configuration reused the fine-tunes {', '.join(data['cola_fine_tunes'])}"

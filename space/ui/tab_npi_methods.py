@@ -82,9 +82,10 @@ def npi_methods_intro(records: list[dict[str, Any]]) -> str:
         lines.append(f"**Shipped: `{record['name']}`.**")
         for name, model in record["models"].items():
             facts = record.get("facts", {}).get(name, {})
-            epochs = "/".join(map(str, facts.get("epochs", []))) or "?"
+            epochs = "/".join(map(str, facts.get("epochs", [])))
+            head = f"- `{name}`: {model['units']} classifiers (units × seeds), {_caps(model)}"
             parts = [
-                f"- `{name}`: {model['units']} trained units, {_caps(model)}, {epochs} epoch(s)",
+                head + (f", {epochs} epoch(s)" if epochs else ""),
                 f"made {', '.join(facts.get('dates', []))} on {', '.join(facts.get('machines', []))}",
             ]
             if model.get("cola_fine_tunes"):
@@ -92,10 +93,10 @@ def npi_methods_intro(records: list[dict[str, Any]]) -> str:
             lines.append("; ".join(parts) + ".")
         if _small(record):
             lines.append(
-                "**A small run.** Its classifiers saw a few dozen training sentences per "
-                "environment for one epoch on a shared CPU: it shows the methods at work, not "
-                "what the encoder knows. The paper's setting is the uncapped command of "
-                "docs/npi-methods.md (a GPU)."
+                "**A small run.** Its NPI classifiers trained on fewer than 1,000 sentences per "
+                "environment (of 10,000) or for one epoch, on a shared CPU: it shows the methods "
+                "at work, not what the encoder knows. The paper's setting is the uncapped "
+                "command of docs/npi-methods.md (a GPU)."
             )
     return "\n\n".join(lines)
 
