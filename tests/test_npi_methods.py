@@ -309,6 +309,13 @@ def test_the_cola_configuration_evaluates_a_cola_runs_saved_models(
     # probing "with that fine-tuning" reads the reused model where it is saved
     assignments, configuration, _ = probe_assignments(npi / "cola", ["only"])
     assert assignments == {"only": cola / "model-0"} and configuration == "cola>adverbs+only"
+    other = npi / "only-only"  # a trained unit whose model was not saved
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps({"spec": {"configuration": "only>only",
+                                                         "seeds": [0], "model": tiny}}))  # fmt: skip
+    assert probe_assignments(npi, ["only"], "cola")[0] == {"only": cola / "model-0"}
+    with pytest.raises(FileNotFoundError, match="only-only/model-0 does not exist"):
+        probe_assignments(npi, ["only"], "1npi")
 
 
 def test_the_cola_configuration_names_a_folder_it_cannot_reuse(tiny, tmp_path, capsys):
