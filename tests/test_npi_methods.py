@@ -339,3 +339,36 @@ def test_the_cola_configuration_names_a_folder_it_cannot_reuse(tiny, tmp_path, c
     argv = _cli(tiny, "--task", "npi", "--configuration", "cola", "--out", str(tmp_path / "o"))
     assert baselines_main(argv) == 2  # no built-in CoLA fine-tune of this model
     assert "give --cola-run" in capsys.readouterr().err
+
+
+def test_without_a_cola_run_the_cola_configuration_reuses_minilm_cola(tmp_path, monkeypatch):
+    from baselines.__main__ import main as baselines_main
+    from baselines.finetune import train
+    from baselines.models.manifest import write_manifest
+
+    models = tmp_path / "models"
+    best = Path(save_tiny_bert(models / "minilm-cola" / "best", "BertForSequenceClassification",
+                               num_labels=2))  # fmt: skip
+    chosen = {"seed": 1, "epoch": 2, "train_loss": 0.5, "dev_mcc": 0.3, "seconds": 10.0}
+    settings = {"epochs": 3, "batch_size": 32, "lr": 5e-5, "max_length": 128,
+                "weight_decay": 0.01, "warmup_ratio": 0.1, "train_sentences": 8551}  # fmt: skip
+    history = [{**chosen, "epoch": e} for e in (1, 2, 3)]
+    report = {"best": chosen, "history": history, "settings": settings}
+    (best / "report.json").write_text(json.dumps(report))
+    write_manifest(best)
+    monkeypatch.setenv("LI_ADGER_MODELS", str(models))
+    monkeypatch.setattr(train, "finetune_once", lambda *a, **k: pytest.fail("trained a model"))
+    out = tmp_path / "npi"
+    argv = ["finetune", "--task", "npi", "--configuration", "cola", "--environments", "only",
+            "--eval-cap", "8", "--device", "cpu", "--quiet", "--out", str(out)]  # fmt: skip
+    assert baselines_main(argv) == 0
+    meta, records = read_restart(out / "cola" / "restart-1.jsonl")
+    assert meta["fine_tune"]["model"] == "minilm-cola" and meta["fine_tune"]["epoch"] == 2
+    assert (
+        meta["fine_tune"]["folder"] == str(best) and len(meta["fine_tune"]["manifest_sha256"]) == 64
+    )
+    assert meta["model"] == "minilm" and meta["settings"]["preset"] == "minilm-cola"
+    assert (meta["train_sentences"], meta["train_seconds"]) == (8551, 20.0)  # epochs 1 and 2
+    assert sum(r["set"] == "npi_test" for r in records) == 8
+    result = npi_methods([str(out)])
+    assert result["models"]["minilm"]["cola_fine_tunes"] == ["minilm-cola (seed 1, epoch 2)"]
