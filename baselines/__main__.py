@@ -14,9 +14,10 @@ Usage::
                               [--engine hf|vllm] [--engine-arg KEY=VALUE ...]
                               [--device-map auto [--max-memory SPEC] [--offload-folder DIR]]
                               [--fresh] [--quiet]
-    python -m baselines finetune [--model M] [--task cola] --restart-kind restarts|orders
+    python -m baselines finetune [--model M] [--task cola|npi] --restart-kind restarts|orders
                                  (--seeds 0,1,2 | --n-restarts N) [--init-seed S]
                                  [--preset thesis] [--epochs N] [--train-cap N]
+                                 [--configuration C] [--cola-run DIR] [--save-models]
                                  --out RUN_DIR [--device auto] [--precision auto]
     python -m baselines models
 
@@ -291,8 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "finetune":  # its own process group, after training
             from baselines.finetune.cli import main as finetune
+            from baselines.models.minilm import minilm_cola_fine_tune
 
-            return finetune(args)
+            return finetune(args, builtin_cola=minilm_cola_fine_tune)
         if args.command in ("probe", "bow"):
             return args.run_command(args)
         with warnings.catch_warnings():  # a warning is one line: "warning: ..."

@@ -228,7 +228,11 @@ def test_the_committed_runs_print_every_grid():
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout)
     minilm, bow = result["models"]["minilm"], result["models"]["bow:input-embeddings:minilm"]
-    assert (minilm["units"], bow["units"]) == (20, 19)
+    # 19 trained units, and one CoLA unit whose restarts are the reused CoLA fine-tunes
+    reused = len(list((runs / "npi-minilm-finetune" / "cola").glob("restart-*.jsonl")))
+    assert (minilm["units"], bow["units"]) == (19 + reused, 19) and reused >= 1
+    assert len(minilm["cola_fine_tunes"]) == reused
+    assert minilm["cola_fine_tunes"][0] == "minilm-cola-restarts/model-0"
     assert minilm["capped"] and bow["capped"]
     for grid in (minilm["acceptability_mcc"], bow["acceptability_mcc"]):
         assert all(grid[c]["only"] is not None for c in ("1npi", "avg-other", "all-but-1", "all"))
@@ -236,3 +240,135 @@ def test_the_committed_runs_print_every_grid():
     assert bow["acceptability_mcc"]["cola"]["only"] is None  # no CoLA bag of words
     assert minilm["minimal_pairs"]["all"]["scope"]["only"]["pairs"] > 0
     assert len(result["probes"]) == len(probes) + 1  # and the bag of words' own
+
+
+# ---- the CoLA configuration reuses CoLA fine-tunes ----
+
+
+def _cli(tiny: str, *options: str) -> list[str]:
+    return ["finetune", "--model", tiny, "--epochs", "1", "--batch-size", "4", "--max-length",
+            "32", "--device", "cpu", "--quiet", *options]  # fmt: skip
+
+
+def test_the_cola_configuration_evaluates_a_cola_runs_saved_models(
+    tiny, tmp_path, paths, monkeypatch, capsys
+):
+    from baselines.__main__ import main as baselines_main
+    from baselines.finetune import train
+    from baselines.npi.assign import probe_assignments
+    from metric_adc.__main__ import main as metric_main
+
+    cola, npi = tmp_path / "cola", tmp_path / "npi"
+    assert baselines_main(_cli(tiny, "--task", "cola", "--seeds", "0,1", "--train-cap", "16",
+                               "--save-models", "--out", str(cola))) == 0  # fmt: skip
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("the CoLA configuration trained a model")
+
+    monkeypatch.setattr(train, "finetune_once", no_training)
+    npi_args = _cli(tiny, "--task", "npi", "--configuration", "cola", "--environments",
+                    ",".join(ENVS), "--eval-cap", "8", "--cola-run", str(cola), "--out", str(npi))  # fmt: skip
+    assert baselines_main(npi_args) == 0
+    assert sorted(p.name for p in (npi / "cola").iterdir()) == [
+        "restart-0.jsonl",
+        "restart-1.jsonl",
+        "run.json",
+    ]  # fmt: skip (no model copied)
+    run = json.loads((npi / "cola" / "run.json").read_text())
+    assert [(f["run"], f["seed"]) for f in run["fine_tunes"]] == [(str(cola), 0), (str(cola), 1)]
+    assert run["spec"]["train_cap"] == 16 and run["spec"]["configuration"] == "cola>adverbs+only"
+    test = {r.id: r for e in ENVS for r in read_probing(paths, e, "test")}
+    probabilities = []
+    for seed in (0, 1):
+        meta, records = read_restart(npi / "cola" / f"restart-{seed}.jsonl")
+        assert meta["fine_tune"]["model"] == str(cola / f"model-{seed}")
+        assert meta["train_sentences"] == 16  # the CoLA fine-tune's, recorded by its run
+        npi_records = [r for r in records if r["set"] == "npi_test"]
+        assert [r["id"] for r in npi_records] == [
+            f"{e}.test.{k}" for e in ENVS for k in range(1, 9)
+        ]
+        for r in npi_records:
+            row = test[r["id"]]
+            assert r["gold"] == acceptable(row.npi_present, row.licensor, row.scope)
+        probabilities.append([r["p_acceptable"] for r in records])
+    assert probabilities[0] != probabilities[1]  # two classifiers, not one
+    before = {p.name: p.stat().st_mtime_ns for p in (npi / "cola").glob("restart-*")}
+    assert baselines_main(npi_args) == 0  # a rerun evaluates nothing again
+    assert before == {p.name: p.stat().st_mtime_ns for p in (npi / "cola").glob("restart-*")}
+
+    capsys.readouterr()
+    assert metric_main(["npi-methods", str(npi)]) == 0
+    out = capsys.readouterr().out
+    assert "capped (train_cap=16, eval_cap=8)" in out
+    assert "the CoLA configuration reused the fine-tunes cola/model-0, cola/model-1" in out
+    cola_row = next(line for line in out.splitlines() if line.startswith("CoLA"))
+    grid = npi_methods([str(npi)])["models"][tiny]["acceptability_mcc"]["cola"]
+    assert grid["only"] is not None and grid["wilcox"] is not None
+    assert f"{grid['only']:.2f}" in cola_row and f"{grid['wilcox']:.2f}" in cola_row
+
+    # probing "with that fine-tuning" reads the reused model where it is saved
+    assignments, configuration, _ = probe_assignments(npi / "cola", ["only"])
+    assert assignments == {"only": cola / "model-0"} and configuration == "cola>adverbs+only"
+    other = npi / "only-only"  # a trained unit whose model was not saved
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps({"spec": {"configuration": "only>only",
+                                                         "seeds": [0], "model": tiny}}))  # fmt: skip
+    assert probe_assignments(npi, ["only"], "cola")[0] == {"only": cola / "model-0"}
+    with pytest.raises(FileNotFoundError, match="only-only/model-0 does not exist"):
+        probe_assignments(npi, ["only"], "1npi")
+
+
+def test_the_cola_configuration_names_a_folder_it_cannot_reuse(tiny, tmp_path, capsys):
+    from baselines.__main__ import main as baselines_main
+
+    npi_run = tmp_path / "npi"
+    npi_run.mkdir()
+    meta = {"format": "adc-finetune-predictions", "version": 1, "seed": 0, "task": "npi"}
+    (npi_run / "restart-0.jsonl").write_text(json.dumps(meta) + "\n")
+    no_models = tmp_path / "no-models"
+    no_models.mkdir()
+    (no_models / "restart-0.jsonl").write_text(json.dumps({**meta, "task": "cola"}) + "\n")
+    cases = [(tmp_path, "not a fine-tuning run"), (npi_run, "not a CoLA run"),
+             (no_models, "no saved model")]  # fmt: skip
+    for folder, message in cases:
+        argv = _cli(tiny, "--task", "npi", "--configuration", "cola", "--cola-run", str(folder),
+                    "--out", str(tmp_path / "out"))  # fmt: skip
+        assert baselines_main(argv) == 2
+        err = capsys.readouterr().err
+        assert message in err and str(folder) in err, err
+    argv = _cli(tiny, "--task", "npi", "--configuration", "cola", "--out", str(tmp_path / "o"))
+    assert baselines_main(argv) == 2  # no built-in CoLA fine-tune of this model
+    assert "give --cola-run" in capsys.readouterr().err
+
+
+def test_without_a_cola_run_the_cola_configuration_reuses_minilm_cola(tmp_path, monkeypatch):
+    from baselines.__main__ import main as baselines_main
+    from baselines.finetune import train
+    from baselines.models.manifest import write_manifest
+
+    models = tmp_path / "models"
+    best = Path(save_tiny_bert(models / "minilm-cola" / "best", "BertForSequenceClassification",
+                               num_labels=2))  # fmt: skip
+    chosen = {"seed": 1, "epoch": 2, "train_loss": 0.5, "dev_mcc": 0.3, "seconds": 10.0}
+    settings = {"epochs": 3, "batch_size": 32, "lr": 5e-5, "max_length": 128,
+                "weight_decay": 0.01, "warmup_ratio": 0.1, "train_sentences": 8551}  # fmt: skip
+    history = [{**chosen, "epoch": e} for e in (1, 2, 3)]
+    report = {"best": chosen, "history": history, "settings": settings}
+    (best / "report.json").write_text(json.dumps(report))
+    write_manifest(best)
+    monkeypatch.setenv("LI_ADGER_MODELS", str(models))
+    monkeypatch.setattr(train, "finetune_once", lambda *a, **k: pytest.fail("trained a model"))
+    out = tmp_path / "npi"
+    argv = ["finetune", "--task", "npi", "--configuration", "cola", "--environments", "only",
+            "--eval-cap", "8", "--device", "cpu", "--quiet", "--out", str(out)]  # fmt: skip
+    assert baselines_main(argv) == 0
+    meta, records = read_restart(out / "cola" / "restart-1.jsonl")
+    assert meta["fine_tune"]["model"] == "minilm-cola" and meta["fine_tune"]["epoch"] == 2
+    assert (
+        meta["fine_tune"]["folder"] == str(best) and len(meta["fine_tune"]["manifest_sha256"]) == 64
+    )
+    assert meta["model"] == "minilm" and meta["settings"]["preset"] == "minilm-cola"
+    assert (meta["train_sentences"], meta["train_seconds"]) == (8551, 20.0)  # epochs 1 and 2
+    assert sum(r["set"] == "npi_test" for r in records) == 8
+    result = npi_methods([str(out)])
+    assert result["models"]["minilm"]["cola_fine_tunes"] == ["minilm-cola (seed 1, epoch 2)"]

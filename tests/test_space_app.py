@@ -261,3 +261,13 @@ def test_api_benchmark_leaderboards_come_from_the_shipped_results(client):
     # the shipped offline models, ranked: SmolLM2 0.765, the trigram 0.571 (README family table)
     assert list(npi["Model"]) == ["smollm2 (logprob, default)", "trigram (slor)"]
     assert "ONLY (only)" in npi.columns
+
+
+def test_api_the_npi_tab_shows_the_shipped_npi_methods(client):
+    fig1 = _frame(client.predict(api_name="/npi_methods_acceptability"))
+    assert {"Model", "Configuration", "Wilcox", "Caps"} <= set(fig1.columns)
+    assert "CoLA" in set(fig1["Configuration"]) and "minilm" in set(fig1["Model"])
+    pairs = _frame(client.predict("scope", api_name="/npi_methods_pairs"))
+    assert set(pairs["Test"]) == {"absolute", "gradient"}
+    probes = _frame(client.predict(api_name="/npi_methods_probes"))
+    assert set(probes["Feature"]) == {"npi_present", "licensor", "scope"}

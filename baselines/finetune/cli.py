@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from baselines.finetune.spec import (
@@ -82,6 +83,10 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--save-models", action="store_true",
                    help="keep each restart's fine-tuned model in RUN_DIR/model-<seed> "
                    "(for python -m baselines probe --run)")  # fmt: skip
+    p.add_argument("--cola-run", default=None, metavar="DIR",
+                   help="--task npi, configuration cola: the CoLA run (finetune --task cola "
+                   "--save-models) whose saved models are evaluated, nothing trained "
+                   "(default: the built-in minilm-cola)")  # fmt: skip
     p.add_argument("--out", required=True, help="the run folder")
     p.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--precision", choices=PRECISIONS, default="auto",
@@ -114,9 +119,48 @@ def spec_of(args: argparse.Namespace) -> FinetuneSpec:
     )
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the command; the spec is checked before anything loads."""
+def _reuse_cola(
+    runs: list[tuple[FinetuneSpec, str]],
+    args: argparse.Namespace,
+    builtin_cola: Callable[[], Any] | None,
+) -> list[tuple[FinetuneSpec, str]]:
+    """Evaluate the existing CoLA fine-tunes for the units trained on CoLA (rank 0 of a
+    launch; :mod:`baselines.finetune.reuse`) and return the units left to train."""
+    from baselines.distributed import launch_from_env
+    from baselines.finetune.reuse import cola_run_fine_tunes, evaluate_fine_tunes, reuse_spec
+    from li_adger.benchmarks.npi_configurations import parse_configuration
+
+    cola = [(s, out) for s, out in runs if not parse_configuration(s.configuration).train]
+    if not cola:
+        return runs
+    if args.cola_run is not None:
+        fine_tunes = cola_run_fine_tunes(args.cola_run)
+    elif cola[0][0].model != DEFAULT_MODEL:
+        raise ValueError(
+            f"the built-in minilm-cola is MiniLM's CoLA fine-tune; for --model {cola[0][0].model} "
+            "give --cola-run DIR (a `finetune --task cola --save-models` run of that model)"
+        )
+    elif builtin_cola is not None:
+        fine_tunes = [builtin_cola()]
+    else:
+        raise ValueError("the CoLA configuration needs --cola-run DIR (a CoLA run's saved models)")
+    specs = [(reuse_spec(s, fine_tunes), out) for s, out in cola]  # checked before any work
+    launch = launch_from_env()
+    if launch is None or launch.rank == 0:
+        for spec, out in specs:
+            evaluate_fine_tunes(spec, fine_tunes, out, progress=not args.quiet)
+            used = ", ".join(str(ft.folder) for ft in fine_tunes)
+            print(f"wrote {len(fine_tunes)} reused CoLA fine-tunes ({used}) to {out}")
+    return [r for r in runs if r not in cola]
+
+
+def main(args: argparse.Namespace, *, builtin_cola: Callable[[], Any] | None = None) -> int:
+    """Run the command; the spec is checked before anything loads. Units trained on CoLA
+    (``--task npi``) reuse CoLA fine-tunes: ``--cola-run``'s saved models, else
+    ``builtin_cola()`` (``python -m baselines`` gives the built-in ``minilm-cola``)."""
     spec = spec_of(args)
+    if args.cola_run is not None and spec.task != "npi":
+        raise ValueError("--cola-run is an option of --task npi (its CoLA configuration)")
     if args.threads:
         import torch
 
@@ -139,6 +183,7 @@ def main(args: argparse.Namespace) -> int:
                 (out, (s, out)) for c in named for s, out in specs_for(spec, c, envs, args.out)
             ).values()
         )
+        runs = _reuse_cola(runs, args, builtin_cola)
     else:
         runs = [(spec, args.out)]
     outs = run_many(runs, progress=not args.quiet, save_models=args.save_models)

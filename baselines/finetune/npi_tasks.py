@@ -9,6 +9,10 @@ environments' training sentences with their acceptability from the feature rule 
 training set (its first ``train_cap``); the evaluation sets are ``npi_test`` (the EVAL
 environments' test sentences) and ``wilcox`` (:mod:`li_adger.benchmarks.npi_units`).
 
+``finetune --task npi`` trains no ``cola>…`` unit: it reuses CoLA fine-tunes that exist
+(:mod:`baselines.finetune.reuse`); the CoLA training set here serves a caller of
+:func:`baselines.finetune.train.finetune_once` that asks for one.
+
 The paper's five configurations are lists of such units (:func:`specs_for`, used by
 ``python -m baselines finetune --task npi --configuration all-but-1``), each a run folder
 ``OUT/<unit key>/`` (``only-adverbs``, ``without-only``, ``all``, ``cola``), all shared out

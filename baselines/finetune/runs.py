@@ -58,6 +58,7 @@ __all__ = [
     "restart_path",
     "run_finetune",
     "run_many",
+    "write_run_json",
 ]
 
 PREDICTIONS_FORMAT = RESTART_FORMAT
@@ -278,7 +279,7 @@ def run_many(
     if rank == 0:
         seconds = time.perf_counter() - started
         for spec, out in runs:
-            _write_run_json(out, spec, machine, world_size, seconds, started_at)
+            write_run_json(out, spec, machine, world_size, seconds, started_at)
     return [out for _, out in runs]
 
 
@@ -303,9 +304,18 @@ def _gather(runs: Sequence[tuple[FinetuneSpec, Path]], mine: Sequence[tuple[int,
     dist.destroy_process_group()
 
 
-def _write_run_json(
-    out: Path, spec: FinetuneSpec, machine: str, world_size: int, seconds: float, started: str
+def write_run_json(
+    out: Path,
+    spec: FinetuneSpec,
+    machine: str,
+    world_size: int,
+    seconds: float,
+    started: str | None = None,
+    *,
+    extra: dict[str, Any] | None = None,
 ) -> None:
+    """Write ``out/run.json`` once every restart of ``spec`` has its file (``extra``: more
+    fields, e.g. the fine-tunes a reused unit evaluated)."""
     import torch
     import transformers
 
@@ -320,7 +330,7 @@ def _write_run_json(
         "format": RUN_FORMAT,
         "version": VERSION,
         "spec": spec.to_json(),
-        "created": previous.get("created", started),  # when the first launch started
+        "created": previous.get("created", started or _now()),  # when the first launch started
         "finished": _now(),
         "machine": machine,
         "world_size": world_size,
@@ -329,5 +339,6 @@ def _write_run_json(
         "wall_seconds": round(seconds + previous.get("wall_seconds", 0.0), 1),
         "torch": torch.__version__,
         "transformers": transformers.__version__,
+        **(extra or {}),
     }
     atomic_write_text(path, json.dumps(run, indent=2) + "\n")

@@ -15,13 +15,23 @@ True
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from baselines.models.cache import models_dir
 from baselines.packaged import DISTRIBUTION, PACKAGE, packaged_encoder_path
 
-__all__ = ["DISTRIBUTION", "PACKAGE", "minilm_cola_path", "packaged_encoder_path"]
+if TYPE_CHECKING:
+    from baselines.finetune.reuse import FineTune
+
+__all__ = [
+    "DISTRIBUTION",
+    "PACKAGE",
+    "minilm_cola_fine_tune",
+    "minilm_cola_path",
+    "packaged_encoder_path",
+]
 
 
 def minilm_cola_path(
@@ -83,4 +93,61 @@ def minilm_cola_path(
         clear=f"rm -r {out}",
         hashes=True,
         lock=out.parent / ".minilm-cola.lock",  # not inside ``out``, which a retrain removes
+    )
+
+
+def minilm_cola_fine_tune(*, log: Callable[[str], None] = print) -> FineTune:
+    """``minilm-cola`` as a CoLA fine-tune to reuse (``finetune --task npi --configuration
+    cola`` with no ``--cola-run``): its folder, the settings and cost of its chosen seed and
+    epoch (from its ``report.json``), and, as its source, the folder and the SHA-256 of its
+    manifest. When it is not cached yet, ``log`` says that it is trained now (once), before
+    :func:`minilm_cola_path` trains it.
+    """
+    import hashlib
+    import json
+
+    from baselines.finetune.reuse import FineTune
+    from baselines.finetune.spec import DEFAULT_MODEL, FinetuneSpec
+    from baselines.models.folders import local_path
+
+    if not local_path("minilm-cola")[1]:
+        log(
+            f"minilm-cola is not in the model cache ({models_dir() / 'minilm-cola'}): training "
+            "it once now (CoLA's training set, 2 seeds x 3 epochs, about 100 s per epoch and "
+            "seed on an idle 2-core CPU); or give --cola-run RUN_DIR"
+        )
+    best = minilm_cola_path()
+    report = json.loads((best / "report.json").read_text(encoding="utf-8"))
+    chosen, settings = report["best"], report["settings"]
+    spec = FinetuneSpec(
+        model=DEFAULT_MODEL,
+        seeds=(chosen["seed"],),
+        preset="minilm-cola",
+        epochs=settings["epochs"],  # the schedule; the checkpoint is that of epoch ``epoch``
+        batch_size=settings["batch_size"],
+        lr=settings["lr"],
+        max_length=settings["max_length"],
+        weight_decay=settings["weight_decay"],
+        warmup_ratio=settings["warmup_ratio"],
+    )
+    seconds = sum(h["seconds"] for h in report["history"] if h["seed"] == chosen["seed"]
+                  and h["epoch"] <= chosen["epoch"])  # fmt: skip
+    manifest = hashlib.sha256((best / "manifest.json").read_bytes()).hexdigest()
+    return FineTune(
+        seed=chosen["seed"],
+        folder=best,
+        settings=spec.training_settings(),
+        trained={
+            "train_sentences": settings["train_sentences"],
+            "train_tokens": None,
+            "train_seconds": round(seconds, 3),
+            "train_loss": chosen["train_loss"],
+        },
+        source={
+            "model": "minilm-cola",
+            "folder": str(best),
+            "manifest_sha256": manifest,
+            "seed": chosen["seed"],
+            "epoch": chosen["epoch"],
+        },
     )

@@ -2,7 +2,8 @@
 
 A unit's run folder (``finetune --task npi --save-models``) holds ``run.json`` and a saved model
 ``model-<seed>`` per restart; the first seed's model probes the environments the unit is
-evaluated on. A folder of unit folders needs a configuration: each environment is probed with
+evaluated on. A unit that reused CoLA fine-tunes (:mod:`baselines.finetune.reuse`) names them in
+its ``run.json`` (``fine_tunes``): the first is probed where it is saved. A folder of unit folders needs a configuration: each environment is probed with
 the model the configuration evaluates there (:func:`evaluated_by`; ``avg-other``, which
 averages several models, is refused).
 """
@@ -19,16 +20,25 @@ __all__ = ["probe_assignments"]
 
 
 def _unit(folder: Path) -> tuple[tuple[str, ...], tuple[str, ...], str, Path]:
+    """A unit's training and evaluation environments, encoder name and model folder (not
+    checked: :func:`_saved`)."""
     run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     spec = run.get("spec", {})
     unit = parse_configuration(str(spec.get("configuration")))
     seeds = spec.get("seeds") or []
     model = folder / f"model-{seeds[0]}" if seeds else folder / "model-0"
+    if run.get("fine_tunes"):  # a unit that reused CoLA fine-tunes: probe them where they are
+        reused = run["fine_tunes"][0]
+        model = Path(reused.get("model") or reused["folder"])
+    return unit.train, unit.evaluate, str(spec.get("model")), model
+
+
+def _saved(model: Path) -> Path:
     if not (model / "config.json").is_file():
         raise FileNotFoundError(
             f"{model} does not exist: run `finetune` with --save-models to keep the models"
         )
-    return unit.train, unit.evaluate, str(spec.get("model")), model
+    return model
 
 
 def probe_assignments(
@@ -44,7 +54,7 @@ def probe_assignments(
                 f"{run} is evaluated on {list(evaluate)}, none of {list(environments)}"
             )
         label = f"{'+'.join(train) or 'cola'}>{'+'.join(evaluate)}"
-        return dict.fromkeys(envs, model), label, encoder
+        return dict.fromkeys(envs, _saved(model)), label, encoder
     if configuration is None or configuration == "avg-other":
         raise ValueError(
             f"{run} is a folder of unit runs: name one of --configuration cola, 1npi, "
@@ -59,7 +69,7 @@ def probe_assignments(
             k for k in evaluated_by(configuration, env, trains, universe) if env in units[k][1]
         ]
         if chosen:
-            out[env] = units[chosen[0]][3]
+            out[env] = _saved(units[chosen[0]][3])
     if not out:
         raise ValueError(
             f"{run}: no unit of configuration {configuration!r} evaluates {list(environments)}"

@@ -48,6 +48,7 @@ def npi_methods(paths: list[str]) -> dict[str, Any]:
                 "units": len(units),
                 "caps": caps,
                 "capped": caps != ["uncapped"],
+                "cola_fine_tunes": inputs.cola_fine_tunes.get(model, []),
                 "acceptability_mcc": acceptability_grid(units, environments, test_ids),
                 "minimal_pairs": pair_grid(units, environments, pairs),
             }
@@ -78,7 +79,11 @@ def _print(result: dict[str, Any], markdown: bool) -> None:
     envs = list(ENVIRONMENTS)
     for model, data in result["models"].items():
         capped = f"capped ({'; '.join(data['caps'])})" if data["capped"] else "uncapped"
-        print(f"== {model}: {data['units']} trained units, {capped}")
+        print(f"== {model}: {data['units']} classifiers (units × seeds), {capped}")
+        if data["cola_fine_tunes"]:
+            print(
+                f"the CoLA configuration reused the fine-tunes {', '.join(data['cola_fine_tunes'])}"
+            )
         print("Fig. 1: MCC on the test sentences, and on the Wilcox sentences")
         rows = [
             [TITLES[c], *(fmt(data["acceptability_mcc"][c][e], 2) for e in [*envs, "wilcox"])]

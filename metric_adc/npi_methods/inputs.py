@@ -4,7 +4,9 @@ A RUN argument is a run folder of the NPI task (``run.json`` whose spec's task i
 folder holding such run folders (``finetune --task npi`` and ``bow`` write one per unit), or a
 ``probe.json`` (``python -m baselines probe``); a folder's own ``probe.json`` is read too. Run
 folders are read by :func:`metric_adc.chapter2.runs.read_run` (the one reader of that format);
-runs are grouped by their spec's model (a fine-tuned encoder, or ``bow:<vectors>``).
+runs are grouped by their spec's model (a fine-tuned encoder, or ``bow:<vectors>``). A unit
+that reused CoLA fine-tunes (``fine_tunes`` in its ``run.json``) has them named
+(:func:`fine_tune_name`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from li_adger.io.readers import InputFileError, parse_json, read_text
 from metric_adc.chapter2.runs import read_run
 from metric_adc.npi_methods.grids import Pair, Unit
 
-__all__ = ["Inputs", "read_inputs", "read_pairs"]
+__all__ = ["Inputs", "fine_tune_name", "read_inputs", "read_pairs"]
 
 
 @dataclass
@@ -29,6 +31,23 @@ class Inputs:
     units: dict[str, list[Unit]] = field(default_factory=dict)
     probes: list[dict[str, Any]] = field(default_factory=list)
     caps: dict[str, set[str]] = field(default_factory=dict)
+    cola_fine_tunes: dict[str, list[str]] = field(default_factory=dict)
+
+
+def fine_tune_name(source: dict[str, Any]) -> str:
+    """A reused CoLA fine-tune as results name it: the last two parts of a CoLA run's model
+    folder, or the built-in model with its chosen seed and epoch.
+
+    Examples
+    --------
+    >>> fine_tune_name({"run": "/r/cola-run", "seed": 1, "model": "/r/cola-run/model-1"})
+    'cola-run/model-1'
+    >>> fine_tune_name({"model": "minilm-cola", "folder": "/c/best", "seed": 0, "epoch": 2})
+    'minilm-cola (seed 0, epoch 2)'
+    """
+    if "run" in source:
+        return "/".join(Path(str(source["model"])).parts[-2:])
+    return f"{source.get('model')} (seed {source.get('seed')}, epoch {source.get('epoch')})"
 
 
 def _probe(path: Path) -> dict[str, Any]:
@@ -62,6 +81,9 @@ def _add_run(folder: Path, inputs: Inputs) -> None:
         raise InputFileError(f"{folder / 'run.json'}: spec field 'configuration': {err}") from None
     model = str(run.spec.get("model"))
     inputs.caps.setdefault(model, set()).add(_cap_note(run.spec))
+    meta = parse_json(read_text(folder / "run.json"), str(folder / "run.json"))
+    for source in meta.get("fine_tunes", []):
+        inputs.cola_fine_tunes.setdefault(model, []).append(fine_tune_name(source))
     for restart in run.restarts:
         sets = {
             name: {i: (p.gold, p.prediction, p.p_acceptable) for i, p in items.items()}

@@ -23,6 +23,7 @@ from space.ui.standards import (
     with_csv,
     without_paths,
 )
+from space.ui.tab_npi_methods import npi_methods_tab
 from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
@@ -119,6 +120,9 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 )
             with gr.Tab("Perturbations"):
                 gr.Markdown(perturbed_markdown(SHIPPED_DIR), elem_id="diagnostics-perturbations")
+        if bench == "npi":
+            with gr.Tab("The paper's methods (Figs. 1, 2, 4)"):
+                npi_methods_tab(demo)
     ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
