@@ -4,13 +4,19 @@ other benchmark, hashed and compared with the hashes of the output as it stood b
 report code was reorganised. A change of any byte fails; a deliberate change of a report
 updates its hash here and says why (the correlations from ``scipy.stats`` changed the last
 digit of some coefficients and p-values, at most 7e-13 relative; the NPI report gained the
-paper's MTurk validation as a section after the rest, nothing before it changed)."""
+paper's MTurk validation as a section after the rest, nothing before it changed).
+
+JSON output is hashed with every float written to 10 significant digits: the last bits of a
+bootstrap or a fit differ between CPUs (AVX2 against AVX-512 vector sums; the LI-Adger
+reports' JSON pinned on one failed on the other), and a pin must hold on any machine; the tables print 3 decimals and are hashed as
+printed."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import io
+import json
 import zlib
 from pathlib import Path
 
@@ -23,27 +29,27 @@ from metric_adc.scores.file import write_scores
 SHIPPED = Path(__file__).resolve().parents[1] / "space" / "results" / "li_adger"
 
 PINNED = {
-    "report {blimp} --json": "fe98b0148545d3d7d39c9708a0160fcd10204823bf194aeb3a06d0f410f9335f",
+    "report {blimp} --json": "e5f885c5a6d458f4259e999d31735b3715f4f3fab1ffa37585ccb6d4d0ba844c",
     "report {blimp} --markdown": "5d6d13f29fee91e9775eb9b2ce229048b366e2a174caba86f546e1bb2a54bdcf",
     "report {blimp}": "abbd2bba03f8077dcba7d97281616443fafb47a34100700539185403654baede",
-    "report {npi} --json": "a21f6d0664ce6486b4b38f8c6a055164bac7950e260b678be0079fbb555df205",
+    "report {npi} --json": "5e4e4f4d005d400f0680417b3a772369695b151d3514f865506534d1a2853c88",
     "report {npi}": "acccb39d184088d941980daac358011d1f31eaca6724b6cdd5f76da9ec84ebd9",
-    "report {diagnostics} --json": "70db2ddc89a47fc7d161a45aba889cfd85719dcc85a304e1b012cfdd7e406e23",
+    "report {diagnostics} --json": "885305af7cfbd8caca581bcb9fff467001c3f279dc750e2325c60f1c2e318028",
     "report {diagnostics}": "0c4e76d16401c00b2d6d162bcc29ac92770aaad44558d998311c5b54e0dbf93e",
-    "report {cola} --json": "356e9e278bbdd44d559fad408e7d8aec87337e98f0cd9dc7d626feffe06c8873",
+    "report {cola} --json": "13abbefae49e586fc263584f25464f82afdbe342729719acadc179d1add61c89",
     "report {cola} --markdown": "6e00e61eab5eee1d29eb788db0aad36c16c3fd77f1ab47cb742d4e6ae8851da5",
-    "report {li}/trigram-slor.csv --ceiling-splits 0 --json": "2266c3680f6c86930acc10eda14d55595424a0e43de2784ec9e0392a96ae6321",
+    "report {li}/trigram-slor.csv --ceiling-splits 0 --json": "a20b4b84518055df14ce73beed619454f6217938f0793ea5a3b8c1b7f888da40",
     "report {li}/trigram-slor.csv --ceiling-splits 0 --markdown": "5996415d94709229e4113889458f36f6d21a98a765d73c325a779028077c0d61",
     "report {li}/trigram-slor.csv --ceiling-splits 0": "c532a5fcc9d55a18db0f6dcbddefdffef1fa77dd6a8a5f5d6a64d1e90a697e18",
-    "report {li}/trigram-slor.csv --ceiling-splits 4 --json": "5638c8dc1a71b8c22b86964955ba60bd68683124569406e5a62dc77556383ed2",
-    "report {li}/minilm-cola-signed-confidence.csv --ceiling-splits 0 --json": "eaa09852f48a47d2fde8d6ae480e7304c95560a6fbc25c7a58a6950f8a2addfa",
+    "report {li}/trigram-slor.csv --ceiling-splits 4 --json": "8c333cee165c12f5e3d9b947b6d80a802586210144ecd26549c4d3171aa0374b",
+    "report {li}/minilm-cola-signed-confidence.csv --ceiling-splits 0 --json": "80012d1b4a0c8826be407b8f2053235e9993b2c304d297232daf1ac95f4344a4",
     "report {li}/smollm2-logprob-default.csv --ceiling-splits 0 --json"
-    " --baseline {li}/trigram-slor.csv": "fc1b2a82da9f4f3bf52c391c0b88064209f188b209c673ead81ab795472f3cc0",
+    " --baseline {li}/trigram-slor.csv": "9c4ca67d2080c7d5ff0c9d437f95de2d48c808426f9d64ba036441c09e8f1f22",
     "report {li}/smollm2-logprob-default.csv --ceiling-splits 0"
     " --baseline {li}/trigram-slor.csv": "3b55be893552800294ddcf9cb34ca82eb29a4aa69b533a0ffb82b7d68ecdfd22",
     "report {li}/smollm2-logprob-default.csv --ceiling-splits 0 --json"
-    " --pairs thesis --delta 0.25 2": "db145b9e673bf42be337ebafdc30901771d22dcab2a63f77d530759bc1db4f89",
-    "reproduce --ceiling-splits 0 --json": "35e865da65769fa19f1bb4daf215d30beebad1e24f6c5f5a24601af9518767f5",
+    " --pairs thesis --delta 0.25 2": "bc30afc42f68511b156ecfbbe80a552669c077dd281117465bcfa1a862d82d76",
+    "reproduce --ceiling-splits 0 --json": "9e0d35277a2f426a3e5264f7473fe5b93c8b8b125ecfba8c9bfc760476d777ac",
     "reproduce --ceiling-splits 0 --markdown": "92f4bf4f2269ee19108f8b32822498ff9bb0bb85f06af4c72ded932c4181bb3d",
 }
 
@@ -63,6 +69,21 @@ def _stand_in(benchmark: str, folder: Path) -> Path:
     return write_scores(folder / f"{benchmark}.jsonl", records, meta)
 
 
+def _rounded(value):
+    """``value`` with every float written to 10 significant digits (nested lists and dicts).
+
+    >>> _rounded({"a": [0.1 + 0.2, 1, None], "b": 2.0})
+    {'a': [0.3, 1, None], 'b': 2.0}
+    """
+    if isinstance(value, float):
+        return float(f"{value:.10g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def printed_hash(command: str, folder: Path) -> str:
     """The SHA-256 of what ``python -m metric_adc COMMAND`` prints (``{li}`` the shipped
     LI-Adger scores, ``{name}`` a stand-in scores file of benchmark ``name``)."""
@@ -78,6 +99,8 @@ def printed_hash(command: str, folder: Path) -> str:
         assert cli.main(argv) == 0
     # the folders are the checkout's and the test's: what is pinned is the output around them
     text = out.getvalue().replace(str(SHIPPED), "{li}").replace(str(folder), "{tmp}")
+    if "--json" in argv:
+        text = json.dumps(_rounded(json.loads(text)), indent=2, ensure_ascii=False) + "\n"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
