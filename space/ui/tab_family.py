@@ -62,7 +62,11 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
         with gr.Tab("Leaderboard"):
             headline, label = LEADERBOARD[bench]
             board_title = f"Models on {TITLES[bench]}: {headline}, and {label} ({SORT_HINT})"
-            board, board_csv = counted_table(board_title, f"{bench}-leaderboard")
+            board, board_csv = counted_table(
+                board_title,
+                f"{bench}-leaderboard",
+                datatype=family_handlers.board_datatypes_of(data, bench),
+            )
             if view.human is not None:
                 gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
                 board_table(
@@ -122,7 +126,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
     ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
-        with_csv(ranking, [board_title]),
+        handlers.bind(family_handlers.family_board_outputs, data, bench, board_title),
         uploads,
         [board, board_csv],
         api_visibility="private",
