@@ -99,12 +99,13 @@ def plots_view(data: SpaceData, model: str, delta: float, uploads: Sequence[Uplo
 
 
 def heat_view(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload]):
-    """The phenomena heatmap of ``source``, its models in the leaderboard's order."""
+    """The phenomena heatmap of ``source`` (an HTML table, its names fixed as it scrolls),
+    its models in the leaderboard's order."""
     d = handlers.shown_delta(delta)
     entries = ranked(_entries(data, uploads), data.pairs.human_delta, d)
     if not entries:
-        return None
-    return views.heatmap_figure(data, entries, d, None if source == ALL else source)
+        return ""
+    return views.heatmap_html(data, entries, d, None if source == ALL else source)
 
 
 def _page(page: float | None, n_pages: int) -> int:
