@@ -23,7 +23,6 @@ from space.ui.standards import (
     with_csv,
     without_paths,
 )
-from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
 
@@ -68,11 +67,16 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                 datatype=family_handlers.board_datatypes_of(data, bench),
             )
             if view.human is not None:
-                gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
-                board_table(
-                    value=family_handlers.family_human(data, bench),
-                    show_label=False,
-                    elem_id=f"{bench}-human",
+                human_title = f"{view.human.name.capitalize()}, apart from the ranking"
+                human, human_csv = counted_table(human_title, f"{bench}-human")
+                gr.on(
+                    [demo.load],
+                    with_csv(
+                        handlers.bind(family_handlers.family_human, data, bench), [human_title]
+                    ),
+                    None,
+                    [human, human_csv],
+                    api_visibility="private",
                 )
         with gr.Tab("Breakdown"):
             with gr.Row():
