@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from li_adger.sources.participants import AUTHORS_NOTE
 from metric_adc import __main__ as cli
 from metric_adc import pairs, result_rows
 from metric_adc.ceiling import compute as ceiling
@@ -23,6 +24,9 @@ from metric_adc.thesis import outputs as thesis
 
 REPO = Path(__file__).resolve().parents[1]
 THESIS_MODELS = list(thesis.MODELS)
+"""The thesis models' ids, as ``--json`` rows name them."""
+THESIS_NAMES = [thesis.display_name(m) for m in thesis.MODELS]
+"""Their display names, as the printed tables (text and markdown) name them."""
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +111,7 @@ def test_reproduce_adds_the_human_row(capsys):
     assert human["n_splits"] == 20 and 0.4 < human["adc"]["0.5"] < human["adc"]["1.0"] < 1
     assert "Adger" in human["note"] and "contact Jon Sprouse" in human["authors_note"]
     text = _run(capsys, "reproduce", "--ceiling-splits", "20").out
-    assert any(ln.startswith(f"{ceiling.LABEL}   1174") for ln in text.splitlines())
+    assert any(re.match(rf"{re.escape(ceiling.LABEL)} +1174 ", ln) for ln in text.splitlines())
     assert "no participant-level data" in text and "contact Jon Sprouse" in text
     off = json.loads(_run(capsys, "reproduce", "--json", "--ceiling-splits", "0").out)
     assert [r["model"] for r in off["rows"]] == THESIS_MODELS
@@ -140,6 +144,20 @@ def test_report_puts_the_li_row_beside_the_human_row(bbu_file, capsys):
     assert [r["model"] for r in only["rows"]] == ["bbu"]
 
 
+@pytest.mark.parametrize("fmt", [[], ["--markdown"], ["--json"]])
+def test_report_prints_the_participant_data_notice_once_on_standard_error(bbu_file, capsys, fmt):
+    # a terminal shows both streams: the authors' note once, on standard error, so that the
+    # JSON on standard output stays machine-readable and the text carries the row's caption
+    got = _run(capsys, "report", str(bbu_file), *fmt, "--n-resamples", "20",
+               "--ceiling-splits", "20")  # fmt: skip
+    assert got.err.count(AUTHORS_NOTE) == 1
+    if fmt == ["--json"]:  # standard output is the JSON alone (the note is a field of its row)
+        assert json.loads(got.out)["rows"][-1]["authors_note"] == AUTHORS_NOTE
+    else:  # printed once in all; the caption still names the data and the request
+        assert (got.out + got.err).count(AUTHORS_NOTE) == 1
+        assert ceiling.NOTE in got.out
+
+
 # ----------------------------------------------------------------------------- markdown
 def _md_rows(text: str) -> dict[str, list[str]]:
     rows = {}
@@ -158,13 +176,13 @@ def test_markdown_and_reproduce_with_a_scores_file(bbu_file, capsys):
                         "Pearson (pairs) | Pearson (sentences) |")  # fmt: skip
     assert lines[1] == "|---|" + "---:|" * 7
     rows = _md_rows(text)
-    assert list(rows) == [*THESIS_MODELS, "bbu", ceiling.LABEL]
+    assert list(rows) == [*THESIS_NAMES, "bbu", ceiling.LABEL]
     # the scores file holds the thesis's BERT scores: the same figures as its thesis row
-    assert rows["bbu"] == rows["bert-base-uncased-mlm"]
-    slor = rows["trigram-slor"]
+    assert rows["bbu"] == rows["BERT base-uncased (MLM, PLL)"]
+    slor = rows["BNC trigram (SLOR)"]
     assert slor[:2] == ["2365", "0.753"] and slor[5] == "0.333"
     assert any(ln.startswith(f"- {ceiling.LABEL}: LI pairs only") for ln in lines)
-    assert any(ln.startswith("- trigram-slor, trigram-logprob: ") for ln in lines)
+    assert any(ln.startswith("- BNC trigram (SLOR), BNC trigram (log-prob): ") for ln in lines)
     rep = _md_rows(_run(capsys, "report", str(bbu_file), "--markdown", "--n-resamples", "20",
                         "--ceiling-splits", "20").out)  # fmt: skip
     assert list(rep) == ["bbu", "bbu (LI only)", ceiling.LABEL]
@@ -187,7 +205,7 @@ def _check_results_block(text: str, capsys) -> int:
     linking = re.search(r"--linking((?:\s+[a-z]+)+)", command.group(1))
     linking = linking.group(1).split() if linking else []
     produced = _md_rows(_run(capsys, "reproduce", "--markdown").out)
-    assert list(produced) == [*THESIS_MODELS, ceiling.LABEL]
+    assert list(produced) == [*THESIS_NAMES, ceiling.LABEL]
     for model, cells in produced.items():
         assert model in readme_rows, f"README results table lacks the row {model!r}"
         assert readme_rows[model] == cells, f"README row {model!r} differs from the command"
@@ -229,8 +247,10 @@ def test_results_block_check_catches_a_stale_or_missing_row(capsys):
     fresh = f"{command}<!-- results:start -->\n{table}\n| some-model | 2365 | 0.5 |\n<!-- results:end -->"
     with pytest.warns(UserWarning, match="files not here.: results/some-model.jsonl"):
         assert _check_results_block(fresh, capsys) == 9
-    stale = fresh.replace("| trigram-slor | 2365 | 0.753 |", "| trigram-slor | 2365 | 0.754 |")
-    with pytest.raises(AssertionError, match="README row 'trigram-slor' differs"):
+    stale = fresh.replace(
+        "| BNC trigram (SLOR) | 2365 | 0.753 |", "| BNC trigram (SLOR) | 2365 | 0.754 |"
+    )
+    with pytest.raises(AssertionError, match=r"README row 'BNC trigram \(SLOR\)' differs"):
         _check_results_block(stale, capsys)
     missing = fresh.replace("| some-model | 2365 | 0.5 |\n", "")
     with pytest.raises(AssertionError, match="has 9 rows, expected 9 and one per scores file"):

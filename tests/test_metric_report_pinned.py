@@ -6,10 +6,14 @@ updates its hash here and says why (the correlations from ``scipy.stats`` change
 digit of some coefficients and p-values, at most 7e-13 relative; the NPI report gained the
 paper's MTurk validation as a section after the rest, nothing before it changed).
 
+The printed tables name the thesis's models by their display names,
+``metric_adc.thesis.outputs.display_name``, as the README and the app do: ``reproduce
+--markdown`` and CoLA's Table 2.2 changed in those names only.
+
 JSON output is hashed with every float written to 10 significant digits: the last bits of a
 bootstrap or a fit differ between CPUs (AVX2 against AVX-512 vector sums; the LI-Adger
-reports' JSON pinned on one failed on the other), and a pin must hold on any machine; the tables print 3 decimals and are hashed as
-printed."""
+reports' JSON pinned on one failed on the other), and a pin must hold on any machine. The
+tables print 3 decimals and are hashed as printed."""
 
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ PINNED = {
     "report {diagnostics} --json": "885305af7cfbd8caca581bcb9fff467001c3f279dc750e2325c60f1c2e318028",
     "report {diagnostics}": "0c4e76d16401c00b2d6d162bcc29ac92770aaad44558d998311c5b54e0dbf93e",
     "report {cola} --json": "13abbefae49e586fc263584f25464f82afdbe342729719acadc179d1add61c89",
-    "report {cola} --markdown": "6e00e61eab5eee1d29eb788db0aad36c16c3fd77f1ab47cb742d4e6ae8851da5",
+    "report {cola} --markdown": "7d88b15cb2b697a94981b3531c2f017c88cb3cf0da620be07d5b3bd2cdccf993",
     "report {li}/trigram-slor.csv --ceiling-splits 0 --json": "a20b4b84518055df14ce73beed619454f6217938f0793ea5a3b8c1b7f888da40",
     "report {li}/trigram-slor.csv --ceiling-splits 0 --markdown": "5996415d94709229e4113889458f36f6d21a98a765d73c325a779028077c0d61",
     "report {li}/trigram-slor.csv --ceiling-splits 0": "c532a5fcc9d55a18db0f6dcbddefdffef1fa77dd6a8a5f5d6a64d1e90a697e18",
@@ -50,7 +54,7 @@ PINNED = {
     "report {li}/smollm2-logprob-default.csv --ceiling-splits 0 --json"
     " --pairs thesis --delta 0.25 2": "bc30afc42f68511b156ecfbbe80a552669c077dd281117465bcfa1a862d82d76",
     "reproduce --ceiling-splits 0 --json": "9e0d35277a2f426a3e5264f7473fe5b93c8b8b125ecfba8c9bfc760476d777ac",
-    "reproduce --ceiling-splits 0 --markdown": "92f4bf4f2269ee19108f8b32822498ff9bb0bb85f06af4c72ded932c4181bb3d",
+    "reproduce --ceiling-splits 0 --markdown": "d44376401095bb54e6274584c3272e23c8802dbd208e99657f316d841494007b",
 }
 
 

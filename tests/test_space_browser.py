@@ -218,14 +218,57 @@ def _reach_the_bottom(page, box: str) -> dict:
     return got
 
 
+_HEAT_SCROLLED = """() => {
+    // scroll the heatmap's box to its far corner: are the model names still at its top, the
+    // phenomenon names at its left, the last row and column in view, the box within the page?
+    const box = document.querySelector('#heatmap .heat-box');
+    const heads = [...box.querySelectorAll('thead th')];
+    const names = [...box.querySelectorAll('tbody th')];
+    const left0 = names[0].getBoundingClientRect().left;
+    box.scrollTop = box.scrollHeight;
+    box.scrollLeft = box.scrollWidth;
+    const b = box.getBoundingClientRect();
+    const last = names[names.length - 1].getBoundingClientRect();
+    const lastHead = heads[heads.length - 1].getBoundingClientRect();
+    const cut = heads.concat(names).filter(th => th.scrollWidth > th.clientWidth + 1);
+    return {rows: names.length, columns: heads.length - 1, tall: box.scrollHeight > b.height,
+            wide: box.scrollWidth > box.clientWidth,
+            header_top: Math.abs(heads[1].getBoundingClientRect().top - b.top - box.clientTop),
+            name_left: Math.abs(names[names.length - 1].getBoundingClientRect().left - b.left
+                                - box.clientLeft),
+            name_moved: Math.abs(names[names.length - 1].getBoundingClientRect().left - left0),
+            last_row_in_view: last.bottom <= b.bottom + 1 && last.top >= b.top,
+            last_column_in_view: lastHead.right <= b.right + 1,
+            box_right: b.right, page_width: document.documentElement.clientWidth,
+            cut: cut.map(th => th.innerText).slice(0, 5)};
+}"""
+
+
 # ----------------------------------------------------------------------------- both widths
-def test_browser_tall_figures_scroll_to_their_bottom(sized):
+def test_browser_the_heatmap_scrolls_with_its_names_fixed(sized):
     page, width = sized
     _tab(page, "Phenomena")
-    got = _reach_the_bottom(page, "#heatmap")
-    assert got["image"] > 3000  # the 147 LI phenomena, every one labelled
-    page.locator("#heatmap").evaluate("el => { el.scrollTop = 0; }")
+    page.locator("#heatmap table.heat tbody tr").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(500)
+    got = page.evaluate(_HEAT_SCROLLED)
+    assert got["rows"] >= 147 and got["columns"] >= 14, got  # every phenomenon and model named
+    assert got["tall"], got  # the box scrolls by itself, not the page
+    # scrolled to the last row, the model names are at the box's top edge; scrolled sideways
+    # (a phone), the phenomenon names are at its left edge, else where they were
+    assert got["header_top"] <= 1, got  # (unfixed, it would be thousands of pixels above)
+    assert got["name_left"] <= 1 if got["wide"] else got["name_moved"] <= 1, got
+    assert got["last_row_in_view"] and got["last_column_in_view"], got
+    assert got["box_right"] <= got["page_width"] + 1, got  # no wider than the page
+    assert not got["cut"], got  # every name whole (wrapped between words)
+    if width == "phone":
+        assert got["wide"], got  # a phone scrolls sideways under the fixed names
+    _shot(page, f"phenomena-scrolled-{width}")
+    page.locator("#heatmap .heat-box").evaluate("el => { el.scrollTop = 0; el.scrollLeft = 0; }")
     _shot(page, f"phenomena-{width}")
+
+
+def test_browser_tall_figures_scroll_to_their_bottom(sized):
+    page, width = sized
     _tab(page, "BLiMP")
     page.get_by_role("tab", name="Breakdown").first.click()
     page.locator("#blimp-breakdown [role=gridcell]").first.wait_for(timeout=30_000)
@@ -282,6 +325,24 @@ def test_browser_every_tab_is_in_reach(sized):
     page.get_by_role("tab", name="Predictions", exact=True).first.click()
     page.locator("#diagnostics-predictions [role=gridcell]").first.wait_for(timeout=30_000)
     _shot(page, f"diagnostics-predictions-{width}")
+
+
+def test_browser_the_chapter_2_and_human_tables_count_their_rows_and_download(sized):
+    page, width = sized
+    _tab(page, "Fine-tuned classifiers (thesis ch. 2)")
+    page.locator("#chapter2-acrobatic [role=gridcell]").first.wait_for(timeout=60_000)
+    assert "· 1,272 rows" in _text(page, "#chapter2-acrobatic")  # the thesis's study
+    _no_word_broken(page, "#chapter2-acrobatic")  # the sentences wrap between words only
+    _shot(page, f"chapter2-{width}")
+    if width == "desktop":
+        rows = _download(page, "#chapter2-acrobatic-csv")
+        assert len(rows) == 1272 and list(rows[0]) == ["id", "flips", "acceptable",
+                                                        "phenomenon", "sentence"]  # fmt: skip
+    _tab(page, "BLiMP")
+    _cell(page, "#blimp-human", "0.886").wait_for(timeout=30_000)
+    assert "· 1 row" in _text(page, "#blimp-human")
+    if width == "desktop":
+        assert _download(page, "#blimp-human-csv")[0]["Model"] == "human"
 
 
 _COVERED_LABELS = """(table) => {

@@ -7,6 +7,7 @@ tests/test_space_submit.py.
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,39 @@ def test_family_leaderboard_highlights_a_family_upload(toy):
     rows = board.data["Model"].tolist()
     assert rows == ["toy-good", "toy-bad", "mine"]
     assert {r for (r, _), p in board._compute().ctx.items() if p} == {2}
+
+
+def test_every_benchmark_leaderboard_links_each_models_page_with_its_size_and_date(toy):
+    # the LI-Adger leaderboard's metadata columns on a benchmark's board, from the same code
+    view = toy.benchmarks["blimp"]
+    meta = {"model": "openai-community/gpt2", "revision": "607a30d", "parameters": 124439808,
+            "created": "2026-11-23T22:40:25Z"}  # fmt: skip
+    entry = FamilyEntry("mine", KIND_UPLOAD, view.entries[1].result, metadata=meta)
+    table, button = family_handlers.family_board_outputs(toy, "blimp", "Models", [Upload(
+        "blimp", entry, None, "m")])  # fmt: skip
+    shown = table["value"].data.set_index("Model")
+    page = "https://huggingface.co/openai-community/gpt2/tree/607a30d"
+    assert shown.loc["mine", "Link"] == f"[page]({page})"
+    assert (shown.loc["mine", "Parameters"], shown.loc["mine", "Date"]) == (124439808, "2026-11-23")
+    assert shown.loc["toy-good", "Link"] == ""  # a local file: no page
+    assert table["label"] == "Models · 3 rows"
+    with open(button["value"], newline="", encoding="utf-8") as fh:
+        rows = {r["Model"]: r for r in csv.DictReader(fh)}
+    assert rows["mine"]["Link"] == page and rows["toy-good"]["Link"] == ""  # the CSV: addresses
+    types = family_handlers.board_datatypes_of(toy, "blimp")
+    assert len(types) == len(shown.columns) + 1 and types[-1] == "markdown"
+
+
+def test_the_shipped_benchmark_boards_date_their_models_and_not_the_references():
+    from space.data.loaders import load_space_data
+
+    data = load_space_data("/nonexistent", thesis=False)
+    for bench in data.benchmarks:
+        board = family_handlers.family_leaderboard(data, bench, []).data
+        shipped = board["Kind"] == "offline model"
+        assert shipped.any(), bench
+        assert board.loc[shipped, "Date"].notna().all(), bench  # each file's 'created' day
+        assert board.loc[~shipped, "Date"].isna().all(), bench  # a paper's row has no file
 
 
 def test_family_breakdown_per_paradigm(toy):

@@ -22,6 +22,7 @@ from li_adger.benchmarks import BENCHMARKS, load_items
 from metric_adc import result_rows
 from metric_adc.family.statistics import evaluate_items
 from metric_adc.pairs import li_adger_pairs
+from metric_adc.thesis.outputs import display_name
 from space.data import shipped
 from space.data.names import slug
 
@@ -200,10 +201,12 @@ def test_the_shipped_thesis_models_give_the_readmes_rows():
     for name in THESIS_ROWS:
         s = found[name]
         assert s.standardized, name
+        # one name per model: the app shows the README's row name, display_name of the id
+        assert s.name == display_name(name), name
         row = result_rows.evaluate_on_pairs(
             s.scores, table, model=s.name, standardize=False, note=s.note
         )
-        assert _rounded(row) == readme_row(name), name
+        assert _rounded(row) == readme_row(s.name), name
         # the same row but for where the z-scores were made (here: shipped as z-scores)
         row = {k: v for k, v in row.items() if k != "standardized"}
         shipped_row = {k: v for k, v in s.row.items() if k != "standardized"}

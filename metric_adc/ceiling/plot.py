@@ -11,6 +11,7 @@ import pandas as pd
 from li_adger.io.atomic import atomic_path
 from metric_adc import core
 from metric_adc.ceiling.compute import CURVE_GRID, LABEL
+from metric_adc.thesis.outputs import display_name
 
 __all__ = ["plot_curve", "thesis_model_curves"]
 
@@ -46,7 +47,7 @@ def plot_curve(
     )
     ax.plot(c["deltas"], c["adc_mean"], color="black", lw=2, label=LABEL)
     for name, (d, a) in (model_curves or {}).items():
-        ax.plot(d, a, lw=1, label=name)
+        ax.plot(d, a, lw=1, label=display_name(name))
     for share, iv in result["delta_for"].items():
         x = iv.get("of_mean_curve")
         if x is not None:

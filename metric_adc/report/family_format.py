@@ -15,6 +15,7 @@ from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.shape import Report
 from metric_adc.report.summary import SUMMARY_DELTA
+from metric_adc.thesis.outputs import display_name
 from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE
 
 __all__ = [
@@ -72,7 +73,7 @@ def format_notes(rows: Sequence[Mapping]) -> str | None:
     by_note: dict[str, list[str]] = {}
     for r in rows:
         if r.get("note"):
-            by_note.setdefault(r["note"], []).append(str(r["model"]))
+            by_note.setdefault(r["note"], []).append(display_name(str(r["model"])))
     return "\n".join(f"- {', '.join(who)}: {note}" for note, who in by_note.items()) or None
 
 
@@ -208,7 +209,7 @@ def _labelled_blocks(report: Report) -> list[Block]:
 def _table_2_2_blocks(rows: Sequence[Mapping], title: str) -> list[Block]:
     body = [
         [
-            r["model"],
+            display_name(r["model"]),
             str(r["labelled"]["n"]),
             fmt(r["labelled"]["mcc"]),
             fmt(r.get("mcc_thesis_label")),
@@ -341,7 +342,7 @@ def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
     """
     body = []
     for r in rows:
-        cells = [str(r["model"])]
+        cells = [display_name(str(r["model"]))]
         for name, spec in BENCHMARKS.items():
             cells.append(fmt(r["headlines"].get(name)))
             if spec.judged:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.family_format import format_notes, format_table_2_2
 from metric_adc.report.shape import Report
+from metric_adc.thesis.outputs import display_name
 
 __all__ = [
     "format_ceiling",
@@ -52,7 +53,7 @@ def format_table(rows: Sequence[Mapping]) -> str:
     header += ["ADC area", "r pairs", "r sentences"]
     body = [
         [
-            str(r["model"]),
+            display_name(str(r["model"])),
             str(r["n_pairs"]),
             str(r["n_excluded"]),
             fmt(r["blimp"]),
@@ -89,7 +90,7 @@ def format_markdown(rows: Sequence[Mapping]) -> str:
     header += ["Pearson (pairs)", "Pearson (sentences)"]
     body = [
         [
-            str(r["model"]),
+            display_name(str(r["model"])),
             str(r["n_pairs"]),
             fmt(r["blimp"]),
             *[fmt(r["adc"].get(k)) for k in keys],
@@ -145,20 +146,18 @@ def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = F
 
 
 def format_human_note(human: Mapping) -> str:
-    """The caption of the human split-half row (:func:`metric_adc.result_rows.ceiling_row`) and the
-    note of the data's authors, printed under a table that shows the row.
+    """The caption of the human split-half row (:func:`metric_adc.result_rows.ceiling_row`),
+    printed under a table that shows the row. The note of the data's authors is printed once,
+    to standard error, where the participant data is read
+    (:func:`metric_adc.ceiling.inputs.load_inputs`); the caption names the data and the request.
 
     Examples
     --------
     >>> print(format_human_note({"model": "humans", "n_splits": 5, "seed": 0, "note": "LI only",
     ...                          "authors_note": "Ask first."}))
     humans (5 split-halves, seed 0): LI only
-    Ask first.
     """
-    return (
-        f"{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): "
-        f"{human['note']}\n{human['authors_note']}"
-    )
+    return f"{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): {human['note']}"
 
 
 def format_report_notes(rows: Sequence[Mapping]) -> str:
@@ -200,7 +199,7 @@ def format_reproduce_notes(models: Sequence[Mapping]) -> str:
         "judgement and are excluded."
     ]
     for note in sorted({r["note"] for r in models if r["note"]}):
-        who = ", ".join(r["model"] for r in models if r["note"] == note)
+        who = ", ".join(display_name(r["model"]) for r in models if r["note"] == note)
         lines.append(f"{who}: {note}.")
     return "\n".join(lines)
 
@@ -251,7 +250,7 @@ def format_ceiling(result: Mapping) -> str:
             )
     tasks = result.get("tasks")
     if tasks:
-        names = list(next(iter(tasks["tasks"].values()))["models"])
+        names = [display_name(m) for m in next(iter(tasks["tasks"].values()))["models"]]
         body = [
             [
                 task,
@@ -269,7 +268,7 @@ def format_ceiling(result: Mapping) -> str:
             "between tasks (Pearson): "
             + ", ".join(f"{k} {fmt(v)}" for k, v in tasks["between_tasks"].items()),
         ]
-    lines += ["", result["note"], "", result["authors_note"]]
+    lines += ["", result["note"]]  # the authors' note: once, on standard error (load_inputs)
     if "runtime_s" in result:
         lines.append(f"runtime {result['runtime_s']:.1f} s")
     return "\n".join(lines)

@@ -38,6 +38,7 @@ __all__ = [
     "ThesisModel",
     "ThesisPairs",
     "default_dir",
+    "display_name",
     "load_thesis_labels",
     "load_thesis_models",
     "load_thesis_pairs",
@@ -69,6 +70,24 @@ MODELS: dict[str, tuple[str, str, str | None]] = {
     "trigram-logprob": ("BNC trigram (log-prob)", "logProb", None),
 }
 """The 8 thesis models: name → (label, column stem, per-sentence file kind or None)."""
+
+
+def display_name(model: str) -> str:
+    """How every table, the README and the app name a model: a thesis model's id
+    (:data:`MODELS`) by its label, any other row's name (a scores file's
+    :func:`~metric_adc.scores.labels.row_label`, a reference row) as it is. Machine-readable
+    outputs (``--json``) keep the id.
+
+    Examples
+    --------
+    >>> display_name("bert-base-uncased-mlm"), display_name("trigram-slor")
+    ('BERT base-uncased (MLM, PLL)', 'BNC trigram (SLOR)')
+    >>> display_name("smollm2 (logprob, default)")
+    'smollm2 (logprob, default)'
+    """
+    entry = MODELS.get(model)
+    return model if entry is None else entry[0]
+
 
 COLA_MODELS: tuple[str, ...] = tuple(name for name, m in MODELS.items() if m[2] == "acc")
 """The thesis's three CoLA classifiers (signed softmax confidence: acceptable iff > 0)."""
@@ -255,7 +274,8 @@ def load_thesis_models(
     sentence_rows = {k: _read_csv(paths[f"thesis-outputs/{f}"]) for k, f in SENTENCE_FILES.items()}
     pair_rows = _read_csv(paths[f"thesis-outputs/{PAIRS_FILE}"])
     out = []
-    for name, (label, stem, kind) in MODELS.items():
+    for name, (_, stem, kind) in MODELS.items():
+        label = display_name(name)
         if kind is None:
             out.append(
                 ThesisModel(name, label, _pair_file_scores(pair_rows, stem), True, TRIGRAM_NOTE)

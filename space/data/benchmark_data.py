@@ -65,6 +65,8 @@ class FamilyEntry:
     note: str | None = None
     ranks: dict[str, int] | None = None
     top: dict[str, list[str]] | None = None
+    metadata: dict | None = None
+    """The scores file's metadata (a model's page, size and date), ``None`` for a reference."""
 
     @property
     def headline(self) -> float | None:
@@ -174,4 +176,4 @@ def family_entry_from_scores(
         if "top" in sf.fields:
             top = {i: t for i, t in zip(sf.ids, sf.fields["top"], strict=True) if i in expected}
     result = evaluate_items(spec, items, sf.as_dict(), ranks=all_ranks, kind=scorer_kind)
-    return FamilyEntry(name, kind, result, ranks=ranks, top=top)
+    return FamilyEntry(name, kind, result, ranks=ranks, top=top, metadata=dict(sf.metadata))

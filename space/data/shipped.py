@@ -219,7 +219,10 @@ def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
         if path.name == REFERENCES_FILE or path.name.startswith("."):  # or a temporary file
             continue
         r = _load(path)
-        out.append(FamilyEntry(r["model"], KIND_SHIPPED, r["result"], None, r["ranks"], r["top"]))
+        out.append(
+            FamilyEntry(r["model"], KIND_SHIPPED, r["result"], None, r["ranks"], r["top"],
+                        metadata=r.get("metadata"))
+        )  # fmt: skip
     return out
 
 

@@ -156,7 +156,7 @@ def snapshot_thesis(folder: str | Path, outputs: str | Path | None = None) -> li
     else the lookup of :mod:`li_adger.sources`). Raises its errors when they are not found.
     """
     from li_adger.sources import SOURCE_FILES, THESIS_OUTPUT_FILES
-    from metric_adc.thesis.outputs import load_thesis_models
+    from metric_adc.thesis.outputs import display_name, load_thesis_models
 
     # the pinned URL: https://raw.githubusercontent.com/<owner>/<repo>/<commit>/output/<file>
     owner, repo, commit = SOURCE_FILES[THESIS_OUTPUT_FILES[0]].url.split("/")[3:6]
@@ -165,9 +165,9 @@ def snapshot_thesis(folder: str | Path, outputs: str | Path | None = None) -> li
     written = []
     for m in load_thesis_models(outputs):
         scored = model_deltas(m.scores, pairs, standardize=not m.standardized)
-        row = result_rows.model_row(scored, pairs, model=m.label, note=m.note)
+        row = result_rows.model_row(scored, pairs, model=display_name(m.name), note=m.note)
         metadata = {"thesis_model": m.name, "source": source}
-        written += shipped.write_thesis(folder, m.label, scored.z, metadata, row)
+        written += shipped.write_thesis(folder, display_name(m.name), scored.z, metadata, row)
     return written
 
 

@@ -22,6 +22,7 @@ import gradio as gr
 from li_adger.benchmarks.spec import BIBLIOGRAPHY
 from space.data.benchmark_data import FAMILY, TITLES
 from space.data.space_data import SpaceData
+from space.ui.heat_table import HEAT_TABLE_CSS
 from space.ui.standards import PHONE_CSS, SETTLE_JS, tabs
 from space.ui.tab_chapter2 import chapter2_tab
 from space.ui.tab_family import family_tab
@@ -55,7 +56,7 @@ th .cell-wrap, th .header-content {display: flex !important; align-items: flex-s
 th .header-text, th .header-content span.text {flex: 1 1 auto !important; min-width: 0}
 th .cell-menu-button, th .sort-button {position: static !important; flex: none !important}
 """
-CSS += PHONE_CSS
+CSS += PHONE_CSS + HEAT_TABLE_CSS
 JS = SETTLE_JS
 """The page's script (:data:`space.ui.standards.SETTLE_JS`)."""
 
@@ -114,7 +115,7 @@ def build_app(data: SpaceData, *, login: bool = False) -> gr.Blocks:
                     with gr.Tab(TITLES[bench], id=bench):
                         family_tab(data, bench, uploads, demo)
             with gr.Tab("Fine-tuned classifiers (thesis ch. 2)", id="chapter2"):
-                chapter2_tab(data)
+                chapter2_tab(data, demo)
             with gr.Tab("Evaluate your scores", id="upload"):
                 upload_tab(data, uploads, delta, login=login)
         with gr.Accordion("Cite", open=False, elem_id="cite"):

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from li_adger.benchmarks.npi import ENVIRONMENTS
 from space.data.benchmark_data import BenchmarkData, FamilyEntry, ItemsUnavailable
 from space.ui import figures
-from space.ui.leaderboard import finite_or_none
+from space.ui.leaderboard import finite_or_none, with_metadata
 
 __all__ = [
     "BREAKDOWNS",
@@ -153,19 +153,24 @@ def _levels(result: dict, b: Breakdown, statistic: str) -> dict[str, tuple[float
 
 def family_leaderboard(view: BenchmarkData, uploads: Sequence[FamilyEntry]) -> pd.DataFrame:
     """The benchmark's leaderboard: models (shared, then ``uploads``), best headline first;
-    columns Model, the headline, the main breakdown's levels, and Kind. The human row is not
-    ranked here (:func:`human_frame`).
+    columns Model, the headline, the main breakdown's levels, Kind, and what each scores
+    file's metadata says (:func:`~space.ui.leaderboard.with_metadata`: parameters, date, page),
+    as on the LI-Adger leaderboard. The human row is not ranked here (:func:`human_frame`).
 
     Examples
     --------
     >>> from space.data.toy import toy_benchmark_data
-    >>> print(family_leaderboard(toy_benchmark_data(), []).to_string(index=False))
+    >>> df = family_leaderboard(toy_benchmark_data(), [])
+    >>> print(df.iloc[:, :4].to_string(index=False))
        Model  BLiMP (mean over paradigms)  syntax         Kind
     toy-good                         0.75    0.75 results file
      toy-bad                         0.25    0.25 results file
+    >>> list(df.columns[4:])
+    ['Parameters', 'Date', 'Link']
     """
     headline, label = LEADERBOARD[view.name]
-    df = _frame(view, [*view.entries, *uploads], headline, label)
+    entries = [*view.entries, *uploads]
+    df = with_metadata(_frame(view, entries, headline, label), [e.metadata for e in entries])
     return df.sort_values(headline, ascending=False, na_position="last", kind="stable").reset_index(
         drop=True
     )

@@ -16,9 +16,12 @@ from space.data.space_data import SpaceData
 from space.data.upload import Upload
 from space.ui import benchmark_views
 from space.ui.handlers import family_uploads
-from space.ui.leaderboard import styled
+from space.ui.leaderboard import board_datatypes, linked, styled
+from space.ui.standards import table_outputs
 
 __all__ = [
+    "board_datatypes_of",
+    "family_board_outputs",
     "family_breakdown",
     "family_human",
     "family_leaderboard",
@@ -41,6 +44,35 @@ def family_leaderboard(data: SpaceData, bench: str, uploads: Sequence[Upload]):
     view = data.benchmarks[bench]
     frame = benchmark_views.family_leaderboard(view, family_uploads(data, uploads, bench))
     return styled(frame)
+
+
+def family_board_outputs(data: SpaceData, bench: str, title: str, uploads: Sequence[Upload]):
+    """The page's outputs of benchmark ``bench``'s leaderboard titled ``title``: the table,
+    its page links clickable, counting its rows, and the CSV of every row (the links as
+    addresses), as the LI-Adger leaderboard shows its own (:func:`table_outputs`).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> table, button = family_board_outputs(toy_space_data(), "blimp", "Models", [])
+    >>> table["label"], list(table["value"].data.columns[-3:])
+    ('Models · 2 rows', ['Parameters', 'Date', 'Link'])
+    """
+    view = data.benchmarks[bench]
+    frame = benchmark_views.family_leaderboard(view, family_uploads(data, uploads, bench))
+    return table_outputs(frame, title, shown=linked(frame), stem=f"{bench}-leaderboard")
+
+
+def board_datatypes_of(data: SpaceData, bench: str) -> list[str]:
+    """The column types of benchmark ``bench``'s leaderboard (its page link Markdown).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> board_datatypes_of(toy_space_data(), "blimp")
+    ['str', 'str', 'str', 'str', 'str', 'str', 'markdown']
+    """
+    return board_datatypes(benchmark_views.family_leaderboard(data.benchmarks[bench], []).columns)
 
 
 def family_human(data: SpaceData, bench: str):

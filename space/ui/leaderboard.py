@@ -10,7 +10,7 @@ numbers on those same LI pairs. (:func:`styled`, which formats a table for displ
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,10 +29,13 @@ __all__ = [
     "METADATA_COLUMNS",
     "adc_column",
     "adc_with_ci",
+    "board_datatypes",
     "ceiling_frame",
     "finite_or_none",
     "leaderboard_frame",
+    "linked",
     "styled",
+    "with_metadata",
 ]
 
 CI_SEED = 20210601
@@ -43,6 +46,55 @@ CI_RESAMPLES = 1000
 
 METADATA_COLUMNS = ("Parameters", "Date", "Link")
 """The leaderboard's columns from a model's scores-file metadata (empty where it has none)."""
+
+
+def with_metadata(df: pd.DataFrame, metadata: Sequence[Mapping | None]) -> pd.DataFrame:
+    """``df`` (one row per model) with the :data:`METADATA_COLUMNS` of each row's scores-file
+    ``metadata`` appended: its parameters (whole numbers), the day it was scored and its page
+    (:mod:`space.data.names`; empty where the metadata has none, as a reference row's).
+
+    Examples
+    --------
+    >>> meta = [{"parameters": 124439808, "created": "2026-11-23T22:40:25Z",
+    ...          "model": "openai-community/gpt2", "revision": "607a30d"}, None]
+    >>> df = with_metadata(pd.DataFrame({"Model": ["gpt2", "ref"]}), meta)
+    >>> df["Parameters"].tolist(), df["Date"][0], df["Date"].isna().tolist()
+    ([124439808, <NA>], '2026-11-23', [False, True])
+    >>> df["Link"][0]
+    'https://huggingface.co/openai-community/gpt2/tree/607a30d'
+    """
+    return df.assign(
+        Parameters=pd.array([model_parameters(m) for m in metadata], dtype="Int64"),
+        Date=[model_date(m) for m in metadata],
+        Link=[model_link(m) for m in metadata],
+    )
+
+
+def linked(board: pd.DataFrame) -> pd.DataFrame:
+    """A leaderboard as the page shows it: its ``Link`` a Markdown link to the model's page
+    (empty without one); the CSV keeps the address itself.
+
+    Examples
+    --------
+    >>> linked(pd.DataFrame({"Link": ["https://x.org/m", None]}))["Link"].tolist()
+    ['[page](https://x.org/m)', '']
+    """
+    return board.assign(
+        Link=[f"[page]({u})" if isinstance(u, str) and u else "" for u in board["Link"]]
+    )
+
+
+def board_datatypes(columns: Sequence[str]) -> list[str]:
+    """A leaderboard's column types for :class:`gradio.Dataframe`: ``Link`` Markdown (a
+    clickable page), every other column text as :func:`styled` formats it.
+
+    Examples
+    --------
+    >>> board_datatypes(["Model", "BLiMP", "Link"])
+    ['str', 'str', 'markdown']
+    """
+    return ["markdown" if c == "Link" else "str" for c in columns]
+
 
 CEILING_SOURCE = "LI"
 """The source whose pairs the human ceiling covers."""
@@ -123,8 +175,9 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
     delta = core.check_delta(delta)
     col = adc_column(delta)
     h = data.pairs.human_delta
+    entries = [*data.shared_models(), *uploads]
     rows = []
-    for e in [*data.shared_models(), *uploads]:
+    for e in entries:
         ci = adc_with_ci(e, h, data.pairs.phenomenon, delta)
         r = e.row
         rows.append(
@@ -139,14 +192,11 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
                 "Pearson pairs": finite_or_none(r["pearson_pairs"]),
                 "Pearson sentences": finite_or_none(r["pearson_sentences"]),
                 "ADC area": finite_or_none(r["adc_auc"]),
-                "Parameters": model_parameters(e.metadata),
-                "Date": model_date(e.metadata),
-                "Link": model_link(e.metadata),
             }
         )
     columns = ["Model", col, "95% CI", "BLiMP", "Kind", "Human-sign", "Pearson pairs"]
-    columns += ["Pearson sentences", "ADC area", "Pairs", *METADATA_COLUMNS]
-    df = pd.DataFrame(rows, columns=columns)
+    columns += ["Pearson sentences", "ADC area", "Pairs"]
+    df = with_metadata(pd.DataFrame(rows, columns=columns), [e.metadata for e in entries])
     return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
         drop=True
     )

@@ -20,7 +20,7 @@ from space.data.space_data import SpaceData
 from space.data.upload import Upload
 from space.ui import handlers, views
 from space.ui.explorer import ALL, explore_pairs
-from space.ui.leaderboard import ceiling_frame, leaderboard_frame
+from space.ui.leaderboard import board_datatypes, ceiling_frame, leaderboard_frame, linked
 from space.ui.standards import SORT_HINT, table_outputs
 
 __all__ = [
@@ -49,7 +49,7 @@ PAGE_ROWS = 100
 CEILING_TITLE = "Human split-half ceiling, and every model on the same LI pairs"
 
 
-BOARD_DATATYPES = ["str"] * 12 + ["markdown"]
+BOARD_DATATYPES = board_datatypes([*["str"] * 12, "Link"])
 """The leaderboard's column types: its last column (the model's page) is a Markdown link."""
 
 
@@ -85,7 +85,7 @@ def board_view(data: SpaceData, delta: float, uploads: Sequence[Upload]) -> tupl
     board = leaderboard_frame(data, mine, d)
     ceiling = ceiling_frame(data, mine, d) if data.ceiling is not None else None
     curves = views.adc_curves_figure(data, _entries(data, uploads), d)
-    shown = board.assign(Link=[f"[page]({u})" if u else "" for u in board["Link"]])
+    shown = linked(board)
     return (
         *table_outputs(board, board_title(data), shown=shown, stem="li-adger-leaderboard"),
         *table_outputs(ceiling, CEILING_TITLE, stem="li-adger-ceiling"),
@@ -99,12 +99,13 @@ def plots_view(data: SpaceData, model: str, delta: float, uploads: Sequence[Uplo
 
 
 def heat_view(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload]):
-    """The phenomena heatmap of ``source``, its models in the leaderboard's order."""
+    """The phenomena heatmap of ``source`` (an HTML table, its names fixed as it scrolls),
+    its models in the leaderboard's order."""
     d = handlers.shown_delta(delta)
     entries = ranked(_entries(data, uploads), data.pairs.human_delta, d)
     if not entries:
-        return None
-    return views.heatmap_figure(data, entries, d, None if source == ALL else source)
+        return ""
+    return views.heatmap_html(data, entries, d, None if source == ALL else source)
 
 
 def _page(page: float | None, n_pages: int) -> int:

@@ -6,6 +6,8 @@ the functions below, each with an ``api_name``.
 
 from __future__ import annotations
 
+import functools
+
 import gradio as gr
 import pandas as pd
 
@@ -16,8 +18,15 @@ from metric_adc.family.items import items_of
 from space.data.chapter2 import read_chapter2
 from space.data.dataset import pair_units
 from space.data.space_data import SpaceData
+from space.ui.standards import api_only, counted_table, table_outputs, tabs
 
-__all__ = ["acrobatic_view", "chapter2_tab", "features_view"]
+__all__ = [
+    "acrobatic_outputs",
+    "acrobatic_view",
+    "chapter2_tab",
+    "features_outputs",
+    "features_view",
+]
 
 _INTRO = """
 **The thesis's Chapter 2.** One BERT-base-uncased initialisation fine-tuned on CoLA in 200
@@ -103,34 +112,71 @@ def features_view(records: dict[str, dict], level: str):
     return features_figure(rows, level=level, dashed=dashed), table
 
 
-def chapter2_tab(data: SpaceData) -> None:
-    """Lay out the tab: an acrobatic view and a CoLA-features view."""
+ACROBATIC_TITLE = "Acrobatic sentences, most flips first"
+FEATURES_TITLE = "MCC by feature of the CoLA analysis set"
+
+
+def acrobatic_outputs(data: SpaceData, acrobatic: dict[str, dict], study: str | None) -> tuple:
+    """The page's outputs of the acrobatic view of ``study``: the figure, the summary, the
+    sentence table counting its rows and the CSV of all of them
+    (:func:`space.ui.standards.table_outputs`).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> acrobatic, _ = read_chapter2()
+    >>> out = acrobatic_outputs(toy_space_data(), acrobatic, next(iter(acrobatic)))
+    >>> out[2]["label"], out[3]["label"]
+    ('Acrobatic sentences, most flips first · 1,272 rows', 'Download all 1,272 rows (CSV)')
+    """
+    fig, text, table = acrobatic_view(data, acrobatic.get(study) if study else None)
+    return fig, text, *table_outputs(table, ACROBATIC_TITLE, stem="chapter2-acrobatic")
+
+
+def features_outputs(features: dict[str, dict], level: str) -> tuple:
+    """The page's outputs of the CoLA-features view at ``level``: the figure, the table
+    counting its rows and its CSV.
+
+    Examples
+    --------
+    >>> features_outputs({}, "major")[1]["label"]
+    'MCC by feature of the CoLA analysis set · 0 rows'
+    """
+    fig, table = features_view(features, level)
+    return fig, *table_outputs(table, FEATURES_TITLE, stem=f"chapter2-features-{level}")
+
+
+def chapter2_tab(data: SpaceData, demo: gr.Blocks) -> None:
+    """Lay out the tab: an acrobatic view and a CoLA-features view, each table with its row
+    count and CSV (filled when the page loads)."""
     acrobatic, features = read_chapter2()
     gr.Markdown(_INTRO)
-    with gr.Tabs():
+    private = {"api_visibility": "private", "trigger_mode": "always_last"}
+    with tabs():
         with gr.Tab("Acrobatic sentences (Figure 2-3)"):
             names = list(acrobatic)
             study = gr.Dropdown(
                 names, value=names[0] if names else None, label="study of training orders"
             )
-            fig, text, table = acrobatic_view(data, acrobatic[names[0]] if names else None)
-            plot = gr.Plot(fig, show_label=False)
-            summary = gr.Markdown(text)
-            sentences = gr.Dataframe(
-                table, label="acrobatic sentences, most flips first", max_height=420
+            plot = gr.Plot(show_label=False, elem_classes=["readable-plot"])
+            summary = gr.Markdown()
+            sentences, sentences_csv = counted_table(
+                ACROBATIC_TITLE, "chapter2-acrobatic", pinned=False, max_height=420
             )
-            study.change(lambda n: acrobatic_view(data, acrobatic.get(n)), study, [plot, summary, sentences],
-                         api_name="chapter2_acrobatic")  # fmt: skip
+            shown = functools.partial(acrobatic_outputs, data, acrobatic)
+            gr.on([demo.load, study.change], shown, study,
+                  [plot, summary, sentences, sentences_csv], **private)  # fmt: skip
+            api_only(lambda n: acrobatic_view(data, acrobatic.get(n)), [study],
+                     [plot, summary, sentences], "chapter2_acrobatic")  # fmt: skip
         with gr.Tab("CoLA analysis set by feature (Figures 2-1, 2-2)"):
             if not features:
                 gr.Markdown("No fine-tuning run with the analysis set is shipped yet.")
             level = gr.Radio(["major", "minor"], value="major", label="features")
-            fig, table = features_view(features, "major")
-            fplot = gr.Plot(fig, show_label=False, elem_classes=["scroll-plot"])
-            ftable = gr.Dataframe(table, max_height=420)
-            level.change(
-                lambda lv: features_view(features, lv),
-                level,
-                [fplot, ftable],
-                api_name="cola_features",
+            fplot = gr.Plot(show_label=False, elem_classes=["scroll-plot"])
+            ftable, ftable_csv = counted_table(
+                FEATURES_TITLE, "chapter2-features", pinned=False, max_height=420
             )
+            gr.on([demo.load, level.change], functools.partial(features_outputs, features),
+                  level, [fplot, ftable, ftable_csv], **private)  # fmt: skip
+            api_only(lambda lv: features_view(features, lv), [level], [fplot, ftable],
+                     "cola_features")  # fmt: skip

@@ -24,7 +24,6 @@ from space.ui.standards import (
     without_paths,
 )
 from space.ui.tab_npi_methods import npi_methods_tab
-from space.ui.tables import board_table
 
 __all__ = ["family_tab"]
 
@@ -63,13 +62,22 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
         with gr.Tab("Leaderboard"):
             headline, label = LEADERBOARD[bench]
             board_title = f"Models on {TITLES[bench]}: {headline}, and {label} ({SORT_HINT})"
-            board, board_csv = counted_table(board_title, f"{bench}-leaderboard")
+            board, board_csv = counted_table(
+                board_title,
+                f"{bench}-leaderboard",
+                datatype=family_handlers.board_datatypes_of(data, bench),
+            )
             if view.human is not None:
-                gr.Markdown(f"### {view.human.name.capitalize()}, apart from the ranking")
-                board_table(
-                    value=family_handlers.family_human(data, bench),
-                    show_label=False,
-                    elem_id=f"{bench}-human",
+                human_title = f"{view.human.name.capitalize()}, apart from the ranking"
+                human, human_csv = counted_table(human_title, f"{bench}-human")
+                gr.on(
+                    [demo.load],
+                    with_csv(
+                        handlers.bind(family_handlers.family_human, data, bench), [human_title]
+                    ),
+                    None,
+                    [human, human_csv],
+                    api_visibility="private",
                 )
         with gr.Tab("Breakdown"):
             with gr.Row():
@@ -126,7 +134,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
     ranking = handlers.bind(family_handlers.family_leaderboard, data, bench)
     gr.on(
         [demo.load, uploads.change],
-        with_csv(ranking, [board_title]),
+        handlers.bind(family_handlers.family_board_outputs, data, bench, board_title),
         uploads,
         [board, board_csv],
         api_visibility="private",

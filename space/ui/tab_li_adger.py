@@ -106,13 +106,8 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
                 )  # fmt: skip
         with gr.Tab(PHENOMENA) as sub_tabs[PHENOMENA]:
             heat_source = gr.Radio(heat_sources, value=heat_sources[0], label="Source")
-            heat_plot = gr.Plot(
-                label="ADC(δ) per phenomenon",
-                show_label=False,
-                elem_id="heatmap",
-                elem_classes=["scroll-plot"],
-                format="png",
-            )
+            heat_plot = gr.HTML(elem_id="heatmap")  # names fixed as it scrolls (a phone)
+            heat_figure = gr.Plot(visible=False, format="png")  # the API's /heatmap
         with gr.Tab(EXPLORER) as sub_tabs[EXPLORER]:
             with gr.Row():
                 source = gr.Dropdown(sources, value=ALL, label="Source")
@@ -188,7 +183,7 @@ def li_adger_tab(data: SpaceData, uploads: gr.State, demo: gr.Blocks) -> gr.Slid
         api_visibility="private",
     )
     _api(data, [delta, heat_source, model, *filters, uploads], [board, ceiling_table,
-         curve_plot, pair_plot, sentence_plot, heat_plot, pair_summary, pair_table])  # fmt: skip
+         curve_plot, pair_plot, sentence_plot, heat_figure, pair_summary, pair_table])  # fmt: skip
     return delta
 
 

@@ -16,10 +16,12 @@ from metric_adc import core
 from space.data.entries import ModelEntry
 from space.data.space_data import SpaceData
 from space.ui import figures
+from space.ui.heat_table import heat_table
 
 __all__ = [
     "adc_curves_figure",
     "heatmap_figure",
+    "heatmap_html",
     "pair_figure",
     "phenomenon_matrix",
     "sentence_figure",
@@ -126,9 +128,32 @@ def heatmap_figure(
     """
     m = phenomenon_matrix(data, entries, delta, source)
     return figures.level_heatmap(
-        m.to_numpy(float),
-        [data.labels.get(p, p) for p in m.index],
-        list(m.columns),
-        title=f"ADC δ={delta:g} per phenomenon ({len(m)} phenomena, hardest first)",
-        value_label=f"ADC δ={delta:g}: share of the phenomenon's pairs passing",
-    )
+        m.to_numpy(float), [data.labels.get(p, p) for p in m.index], list(m.columns),
+        **_heat_text(delta, len(m)),
+    )  # fmt: skip
+
+
+def _heat_text(delta: float, n: int) -> dict[str, str]:
+    return {
+        "title": f"ADC δ={delta:g} per phenomenon ({n} phenomena, hardest first)",
+        "value_label": f"ADC δ={delta:g}: share of the phenomenon's pairs passing",
+    }
+
+
+def heatmap_html(
+    data: SpaceData, entries: Sequence[ModelEntry], delta: float, source: str | None = None
+) -> str:
+    """The heatmap of :func:`heatmap_figure` as the page shows it: a table whose model and
+    phenomenon names stay in view as it scrolls (:func:`space.ui.heat_table.heat_table`).
+
+    Examples
+    --------
+    >>> from space.data.toy import toy_space_data
+    >>> d = toy_space_data()
+    >>> text = heatmap_html(d, d.models, 0.5)
+    >>> "2 phenomena, hardest first" in text, text.index("Agreement") < text.index("Islands")
+    (True, True)
+    """
+    m = phenomenon_matrix(data, entries, delta, source)
+    labels = [data.labels.get(p, p) for p in m.index]
+    return heat_table(m, labels, **_heat_text(delta, len(m)))
