@@ -323,7 +323,8 @@ def test_the_cola_configuration_names_a_folder_it_cannot_reuse(tiny, tmp_path, c
 
     npi_run = tmp_path / "npi"
     npi_run.mkdir()
-    meta = {"format": "adc-finetune-predictions", "version": 1, "seed": 0, "task": "npi"}
+    meta = {"format": "adc-finetune-predictions", "version": 1, "seed": 0,
+            "restart_kind": "restarts", "task": "npi"}  # fmt: skip
     (npi_run / "restart-0.jsonl").write_text(json.dumps(meta) + "\n")
     no_models = tmp_path / "no-models"
     no_models.mkdir()
