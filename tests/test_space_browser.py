@@ -345,6 +345,30 @@ def test_browser_the_chapter_2_and_human_tables_count_their_rows_and_download(si
         assert _download(page, "#blimp-human-csv")[0]["Model"] == "human"
 
 
+def test_browser_the_perturbation_tables_count_their_rows_and_download(sized):
+    from space.data.benchmark_data import TITLES
+    from space.data.perturbed import read_perturbed
+    from space.data.shipped import SHIPPED_DIR
+
+    page, width = sized
+    reports = read_perturbed(SHIPPED_DIR)
+    table = reports[0]["tables"]["table_4"]
+    models = {m for r in reports for rows in r["tables"]["table_4"]["rows"].values() for m in rows}
+    _tab(page, TITLES["diagnostics"])
+    _tab(page, "Perturbations")
+    page.locator("#diagnostics-perturbations-0 [role=gridcell]").first.wait_for(timeout=60_000)
+    n = len(table["rows"]) * len(models)  # each top-k: every model, the references once
+    for i in range(3):
+        assert f"· {n} rows" in _text(page, f"#diagnostics-perturbations-{i}")
+    _shot(page, f"perturbations-{width}")
+    if width == "desktop":
+        rows = _download(page, "#diagnostics-perturbations-0-csv")
+        assert len(rows) == n and {r["model"] for r in rows} == models
+        model = reports[0]["model"]
+        row = next(r for r in rows if r["model"] == model and r["top-k"] == "k=1")
+        assert float(row["Shuf"]) == pytest.approx(table["rows"]["k=1"][model]["Shuf"]["value"])
+
+
 _COVERED_LABELS = """(table) => {
     // the header labels that a header's menu button overlaps
     const out = [];

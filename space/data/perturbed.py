@@ -19,15 +19,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
+
 from li_adger.io.atomic import atomic_write_text
 from metric_adc.report.perturbations import (
-    format_perturbation_report,
     perturbation_report,
     read_perturbed_scores,
 )
 from space.data.names import slug
 
-__all__ = ["FOLDER", "perturbed_markdown", "read_perturbed", "ship_perturbed", "write_perturbed"]
+__all__ = [
+    "FOLDER",
+    "perturbed_frames",
+    "read_perturbed",
+    "ship_perturbed",
+    "write_perturbed",
+]
 
 FOLDER = ("diagnostics", "perturbations")
 """Where the tables ship, under the shipped results folder."""
@@ -51,9 +58,53 @@ def read_perturbed(folder: str | Path) -> list[dict]:
     return [json.loads(p.read_text(encoding="utf-8")) for p in paths]
 
 
-def perturbed_markdown(folder: str | Path) -> str:
-    """Every shipped model's Tables 4, 7 and 8 as Markdown, for the diagnostics tab."""
-    reports = read_perturbed(folder)
-    if not reports:
-        return "No perturbation results are shipped."
-    return "\n\n".join(format_perturbation_report(r, markdown=True) for r in reports)
+def perturbed_frames(reports: list[dict]) -> list[tuple[str, str, pd.DataFrame]]:
+    """Each of Ettinger's tables (4, 7, 8) over every shipped model, as ``(title, source,
+    table)``: one row per model and top-k (the paper's reference rows once, after the
+    models), each column's accuracy (%) and, where some cell has one, its sd over the runs.
+
+    Examples
+    --------
+    >>> cell = lambda v, sd=None: {"value": v, "sd": sd, "n_items": 4, "n_runs": 1}
+    >>> table = {"title": "T", "source": "S", "columns": ["Orig", "Shuf"],
+    ...          "rows": {"k=1": {"m": {"Orig": cell(50.0), "Shuf": cell(25.0, 5.0)},
+    ...                           "BERT-base": {"Orig": cell(23.5), "Shuf": cell(14.1, 3.1)}}}}
+    >>> reports = [{"tables": {"table_4": table}}, {"tables": {"table_4": table}}]
+    >>> [(title, source, len(df)) for title, source, df in perturbed_frames(reports)]
+    [('T', 'S', 2)]
+    >>> perturbed_frames(reports)[0][2].to_dict("records")[0]
+    {'model': 'm', 'top-k': 'k=1', 'Orig': 50.0, 'Shuf': 25.0, 'Shuf sd': 5.0}
+    """
+    out: list[tuple[str, str, pd.DataFrame]] = []
+    keys = list(dict.fromkeys(key for r in reports for key in r["tables"]))
+    for key in keys:
+        tables = [r["tables"][key] for r in reports if key in r["tables"]]
+        first = tables[0]
+        columns = first["columns"]
+        with_sd = {c for t in tables for rows in t["rows"].values() for cells in rows.values()
+                   for c in columns if (cells.get(c) or {}).get("sd") is not None}  # fmt: skip
+        records: dict[tuple[str, str], dict] = {}
+        for table in tables:
+            for k, rows in table["rows"].items():
+                for model, cells in rows.items():
+                    record = {"model": model, "top-k": k}
+                    for c in columns:
+                        cell = cells.get(c) or {}
+                        record[c] = cell.get("value")
+                        if c in with_sd:
+                            record[f"{c} sd"] = cell.get("sd")
+                    records.setdefault((k, model), record)
+        models = list(dict.fromkeys(m for (_, m), r in records.items() if _n_items(r, tables)))
+        order = sorted(records, key=lambda km: (km[0], km[1] not in models))
+        out.append((first["title"], first["source"], pd.DataFrame([records[km] for km in order])))
+    return out
+
+
+def _n_items(record: dict, tables: list[dict]) -> bool:
+    """Whether ``record``'s model was scored here (its cells count items; a paper's
+    reference cell does not)."""
+    for table in tables:
+        cells = table["rows"].get(record["top-k"], {}).get(record["model"])
+        if cells:
+            return any((cell or {}).get("n_items") is not None for cell in cells.values())
+    return False

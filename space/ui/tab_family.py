@@ -10,7 +10,7 @@ from __future__ import annotations
 import gradio as gr
 
 from space.data.benchmark_data import TITLES, BenchmarkData
-from space.data.perturbed import perturbed_markdown
+from space.data.perturbed import perturbed_frames, read_perturbed
 from space.data.shipped import SHIPPED_DIR
 from space.data.space_data import SpaceData
 from space.ui import family_handlers, handlers
@@ -19,6 +19,7 @@ from space.ui.standards import (
     SORT_HINT,
     api_only,
     counted_table,
+    table_outputs,
     tabs,
     with_csv,
     without_paths,
@@ -35,6 +36,36 @@ _COLA_POOLED = (
     "acceptable differs from one set to the other in a way the true labels do not, that "
     "difference counts as error in the pooled correlation (as in Simpson's paradox)."
 )
+
+
+def _perturbations_view(demo: gr.Blocks) -> None:
+    """Ettinger's Tables 4, 7 and 8 over every shipped model, each a counted table with its
+    CSV (accuracy in %, Shuf's sd over its shuffles), filled when the page loads."""
+    reports = read_perturbed(SHIPPED_DIR)
+    if not reports:
+        gr.Markdown("No perturbation results are shipped.")
+        return
+    settings = "; ".join(
+        f"{r['model']}: {', '.join(r['perturbation']['perturbation'])}, "
+        f"{r['perturbation']['shuffles']} shuffles (seed {r['perturbation']['perturbation_seed']})"
+        for r in reports
+    )
+    gr.Markdown(
+        "Accuracy (%) of each model's top-k prediction on Ettinger's (2020) perturbed items; "
+        f"her BERT-base and BERT-large cells follow the models. Runs: {settings}. "
+        f"Tables: {SORT_HINT}.",
+        elem_id="diagnostics-perturbations",
+    )
+    frames = perturbed_frames(reports)
+    outputs = []
+    for i, (title, source, _) in enumerate(frames):
+        gr.Markdown(f"*{source}*")
+        outputs += counted_table(title, f"diagnostics-perturbations-{i}")
+
+    def fill():
+        return tuple(x for title, _, df in frames for x in table_outputs(df, title))
+
+    demo.load(fill, None, outputs, api_visibility="private")
 
 
 def _family_intro(view: BenchmarkData) -> str:
@@ -127,7 +158,7 @@ def family_tab(data: SpaceData, bench: str, uploads: gr.State, demo: gr.Blocks) 
                     predicted, [unit, uploads], [unit_text, unit_table], f"{bench}_predictions"
                 )
             with gr.Tab("Perturbations"):
-                gr.Markdown(perturbed_markdown(SHIPPED_DIR), elem_id="diagnostics-perturbations")
+                _perturbations_view(demo)
         if bench == "npi":
             with gr.Tab("The paper's methods (Figs. 1, 2, 4)"):
                 npi_methods_tab(demo)
