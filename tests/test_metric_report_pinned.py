@@ -10,10 +10,10 @@ The printed tables name the thesis's models by their display names,
 ``metric_adc.thesis.outputs.display_name``, as the README and the app do: ``reproduce
 --markdown`` and CoLA's Table 2.2 changed in those names only.
 
-JSON output is hashed with every float written to 10 significant digits: the last bits of a
-bootstrap or a fit differ between CPUs (AVX2 against AVX-512 vector sums; the LI-Adger
-reports' JSON pinned on one failed on the other), and a pin must hold on any machine. The
-tables print 3 decimals and are hashed as printed."""
+JSON output is hashed with every float written to 10 significant digits: the LI-Adger reports'
+JSON, pinned on one machine, hashed differently on another with the same code and data while
+every printed table (3 decimals) still matched, as when vectorised sums round their last bits
+differently; a pin must hold on any machine. The tables are hashed as printed."""
 
 from __future__ import annotations
 
