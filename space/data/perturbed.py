@@ -84,27 +84,21 @@ def perturbed_frames(reports: list[dict]) -> list[tuple[str, str, pd.DataFrame]]
         with_sd = {c for t in tables for rows in t["rows"].values() for cells in rows.values()
                    for c in columns if (cells.get(c) or {}).get("sd") is not None}  # fmt: skip
         records: dict[tuple[str, str], dict] = {}
+        scored: set[tuple[str, str]] = set()  # the models scored here (cells count items)
         for table in tables:
             for k, rows in table["rows"].items():
                 for model, cells in rows.items():
+                    if (k, model) in records:  # a paper's reference row, in every report
+                        continue
                     record = {"model": model, "top-k": k}
                     for c in columns:
                         cell = cells.get(c) or {}
                         record[c] = cell.get("value")
                         if c in with_sd:
                             record[f"{c} sd"] = cell.get("sd")
-                    records.setdefault((k, model), record)
-        models = list(dict.fromkeys(m for (_, m), r in records.items() if _n_items(r, tables)))
-        order = sorted(records, key=lambda km: (km[0], km[1] not in models))
+                    records[k, model] = record
+                    if any((cell or {}).get("n_items") is not None for cell in cells.values()):
+                        scored.add((k, model))
+        order = sorted(records, key=lambda km: (km[0], km not in scored))
         out.append((first["title"], first["source"], pd.DataFrame([records[km] for km in order])))
     return out
-
-
-def _n_items(record: dict, tables: list[dict]) -> bool:
-    """Whether ``record``'s model was scored here (its cells count items; a paper's
-    reference cell does not)."""
-    for table in tables:
-        cells = table["rows"].get(record["top-k"], {}).get(record["model"])
-        if cells:
-            return any((cell or {}).get("n_items") is not None for cell in cells.values())
-    return False
