@@ -113,3 +113,16 @@ def test_scores_files_and_refusals(tmp_path, capsys):
     assert "--passes and --fails go together" in capsys.readouterr().err
     assert main(["disagreements", "--thesis", "--passes", "nope", "--fails", "thesis-cola"]) == 2
     assert "no scores for model 'nope'" in capsys.readouterr().err
+
+
+def test_text_output_names_models_as_the_tables_do(capsys):
+    """The text names the thesis's models by their display names (the README's and the app's);
+    the JSON keeps their ids."""
+    assert main(["disagreements", "--table", "2.7", "--show", "1"]) == 0
+    text = capsys.readouterr().out
+    head, columns = text.splitlines()[0], text.splitlines()[2]
+    assert "BERT large-cased (CoLA)" in head and "BNC trigram (SLOR) fail it" in head
+    assert "Δlm BERT base-uncased (CoLA)" in columns and "Δlm BNC trigram (SLOR)" in columns
+    assert "bert-large-cased-cola" not in text and "trigram-slor" not in text
+    table = _run(capsys, "--table", "2.7")["tables"][0]
+    assert table["fails"] == ["trigram-slor"] and "trigram-slor" in table["selection"]

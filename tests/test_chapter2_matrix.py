@@ -55,3 +55,13 @@ def test_matrix_with_a_scores_file(capsys, tmp_path):
     assert main(["matrix", "--with", str(path), "--level", "pairs", "--json"]) == 0
     m = json.loads(capsys.readouterr().out)["levels"]["pairs"]
     assert m["names"][-1] == "toy" and abs(m["matrix"][0][-1]) < 0.1  # noise: no correlation
+
+
+def test_matrix_text_names_models_as_the_tables_do(capsys):
+    assert main(["matrix", "--level", "pairs"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[2].startswith("(1) human") and rows[3].startswith(
+        "(2) BERT base-uncased (MLM, PLL)"
+    )
+    assert rows[-1].startswith("(9) BNC trigram (log-prob)")
+    assert not any("bert-base-uncased-mlm" in r for r in rows)

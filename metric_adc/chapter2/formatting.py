@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from li_adger.io.text_table import fmt, text_table
+from metric_adc.chapter2.disagreements import Selection
+from metric_adc.thesis.outputs import display_name
 
 __all__ = [
     "format_acrobatic",
@@ -114,22 +116,28 @@ def format_disagreements(
 ) -> str:
     """The ``disagreements`` report as text: per selection, its count and its first ``show``
     pairs (0: all) as the thesis prints them: the pair, ``Δh`` and each model's ``Δlm``
-    (``sentences``: id → text, to list the sentences under the table).
+    (``sentences``: id → text, to list the sentences under the table). Models go by their
+    :func:`~metric_adc.thesis.outputs.display_name` (the report keeps their ids).
 
     Examples
     --------
-    >>> r = {"tables": [{"title": "toy", "selection": "a: pass BLiMP, fail ADC δ=5",
+    >>> r = {"tables": [{"title": "toy", "passes": ["trigram-slor"], "pass_criterion": "blimp",
+    ...      "fails": ["trigram-slor"], "fail_criterion": "adc", "delta": 5.0,
     ...      "caption": "", "n_pairs": 1, "n_evaluable": 2,
     ...      "rows": [{"good_id": "g1", "bad_id": "b1", "human_delta": -0.5,
-    ...                "model_delta": {"a": 0.25}}]}]}
+    ...                "model_delta": {"trigram-slor": 0.25}}]}]}
     >>> print(format_disagreements(r, show=10))
-    toy — a: pass BLiMP, fail ADC δ=5: 1 of 2 pairs
-    pair (acceptable / unacceptable)      Δh  Δlm a
-    g1 / b1                           -0.500  0.250
+    toy — BNC trigram (SLOR): pass BLiMP, fail ADC δ=5: 1 of 2 pairs
+    pair (acceptable / unacceptable)      Δh  Δlm BNC trigram (SLOR)
+    g1 / b1                           -0.500                   0.250
     """
     blocks = []
     for table in report["tables"]:
-        head = f"{table['title']} — {table['selection']}: {table['n_pairs']:,} of {table['n_evaluable']:,} pairs"
+        shown = Selection(
+            tuple(map(display_name, table["passes"])), table["pass_criterion"],
+            tuple(map(display_name, table["fails"])), table["fail_criterion"], table["delta"],
+        )  # fmt: skip
+        head = f"{table['title']} — {shown.describe()}: {table['n_pairs']:,} of {table['n_evaluable']:,} pairs"
         if table["caption"]:
             head += f"\n  ({table['caption']})"
         rows = table["rows"] if show == 0 else table["rows"][:show]
@@ -142,7 +150,12 @@ def format_disagreements(
         if body:
             lines.append(
                 text_table(
-                    ["pair (acceptable / unacceptable)", "Δh", *(f"Δlm {n}" for n in names)], body
+                    [
+                        "pair (acceptable / unacceptable)",
+                        "Δh",
+                        *(f"Δlm {display_name(n)}" for n in names),
+                    ],
+                    body,
                 )
             )
         if sentences is not None:
@@ -155,17 +168,18 @@ def format_disagreements(
 
 
 def format_matrix(report: Mapping) -> str:
-    """The ``matrix`` report as text: one table per level, rows and columns numbered.
+    """The ``matrix`` report as text: one table per level, rows and columns numbered, models
+    by their :func:`~metric_adc.thesis.outputs.display_name`.
 
     Examples
     --------
-    >>> r = {"levels": {"pairs": {"names": ["human", "m"], "matrix": [[1.0, 0.5], [0.5, 1.0]],
-    ...      "n": [[3, 3], [3, 3]]}}}
+    >>> r = {"levels": {"pairs": {"names": ["human", "trigram-slor"],
+    ...      "matrix": [[1.0, 0.5], [0.5, 1.0]], "n": [[3, 3], [3, 3]]}}}
     >>> print(format_matrix(r))
     Pearson's r on pairs (Δh, Δlm)
-               (1)    (2)
-    (1) human  1.000  0.500
-    (2) m      0.500  1.000
+                                (1)    (2)
+    (1) human                 1.000  0.500
+    (2) BNC trigram (SLOR)    0.500  1.000
     """
     titles = {"sentences": "sentences (judgement, z-score)", "pairs": "pairs (Δh, Δlm)"}
     blocks = []
@@ -173,7 +187,7 @@ def format_matrix(report: Mapping) -> str:
         names = m["names"]
         header = ["", *(f"({k + 1})" for k in range(len(names)))]
         rows = [
-            [f"({k + 1}) {n}", *(fmt(v) for v in row)]
+            [f"({k + 1}) {display_name(n)}", *(fmt(v) for v in row)]
             for k, (n, row) in enumerate(zip(names, m["matrix"], strict=True))
         ]
         blocks.append(f"Pearson's r on {titles[level]}\n" + text_table(header, rows))

@@ -204,9 +204,11 @@ def run_matrix(args: argparse.Namespace) -> int:
     }
     if args.plots:
         from metric_adc.chapter2.plots import matrix_figure, save_figure
+        from metric_adc.thesis.outputs import display_name
 
         for lv, m in report["levels"].items():
-            fig = matrix_figure(m["names"], m["matrix"], title=f"Pearson's r on LI-Adger {lv}")
+            names = [display_name(n) for n in m["names"]]
+            fig = matrix_figure(names, m["matrix"], title=f"Pearson's r on LI-Adger {lv}")
             save_figure(fig, args.plots, f"matrix-{lv}")
         print(f"wrote {len(levels)} plots to {args.plots}", file=sys.stderr)
     print(dump(report) if args.json else format_matrix(report))
