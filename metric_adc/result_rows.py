@@ -45,6 +45,7 @@ __all__ = [
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
     "AdcRow",
+    "CeilingRow",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
@@ -85,8 +86,9 @@ _HEAD = SHARED_KEYS[:4]
 class AdcRow:
     """An ADC row (LI-Adger, or any pair table with human judgements), typed: its fields are
     :data:`ROW_KEYS`, in order (their meanings there). :func:`model_row`, :func:`source_row`
-    and :func:`ceiling_row` build one and return :meth:`to_json_dict`, the dict every reader
-    of a row gets.
+    and :func:`ceiling_row` build one; readers take its attributes, and :meth:`to_json_dict`
+    gives it as JSON prints it (a report's ``--json``, the app's shipped rows, the ``evaluate``
+    module's result).
 
     Examples
     --------
@@ -121,6 +123,17 @@ class AdcRow:
         """The row as a dict, keys :data:`ROW_KEYS` in order (the values themselves, not
         copies)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class CeilingRow(AdcRow):
+    """The human split-half row (:func:`ceiling_row`): an :class:`AdcRow` and, after
+    :data:`ROW_KEYS`, ``authors_note`` (the request of the data's authors, kept with every
+    use), ``n_splits`` and ``seed`` (of the split-halves)."""
+
+    authors_note: str
+    n_splits: int
+    seed: int | None
 
 
 ROW_KEYS = tuple(f.name for f in fields(AdcRow))
@@ -229,8 +242,8 @@ def model_row(
     note: str | None = None,
     benchmark: str | None = "li_adger",
     convention: str | None = None,
-) -> dict:
-    """One result row (keys :data:`ROW_KEYS`) for a model on every pair of ``pairs``.
+) -> AdcRow:
+    """One result row (an :class:`AdcRow`) for a model on every pair of ``pairs``.
 
     ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`);
     ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`~metric_adc.scores.labels.convention_of`) name what
@@ -246,9 +259,9 @@ def model_row(
     ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
     >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
     >>> row = model_row(md, t, model="toy", deltas=[0.5])
-    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"], row["n_sentences"]
+    >>> row.n_pairs, row.n_excluded, row.blimp, row.adc, row.n_sentences
     (2, 1, 1.0, {'0.5': 0.5}, 6)
-    >>> row["benchmark"], row["headline"] == row["blimp"]
+    >>> row.benchmark, row.headline == row.blimp
     ('li_adger', True)
     """
     deltas = list(deltas)
@@ -271,7 +284,7 @@ def model_row(
         standardized=scored.standardized,
         by_group=by_group,
         note=note,
-    ).to_json_dict()
+    )
 
 
 def evaluate_on_pairs(
@@ -284,7 +297,7 @@ def evaluate_on_pairs(
     auc_max: float = core.DEFAULT_AUC_MAX,
     note: str | None = None,
     convention: str | None = None,
-) -> dict:
+) -> AdcRow:
     """:func:`model_row` from a model's sentence scores (:func:`model_deltas`).
 
     Scores are z-scored over all sentences given (``standardize=True``); every pair member
@@ -296,7 +309,7 @@ def evaluate_on_pairs(
     ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
     >>> row = evaluate_on_pairs({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0},
     ...                         t, model="toy", deltas=[0.5])
-    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"]
+    >>> row.n_pairs, row.n_excluded, row.blimp, row.adc
     (2, 1, 1.0, {'0.5': 0.5})
     """
     md = model_deltas(scores, pairs, standardize=standardize)
@@ -315,8 +328,8 @@ def source_row(
     auc_max: float = core.DEFAULT_AUC_MAX,
     benchmark: str | None = "li_adger",
     convention: str | None = None,
-) -> dict:
-    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), keys :data:`ROW_KEYS`.
+) -> AdcRow:
+    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), an :class:`AdcRow`.
 
     ``scored`` is the model on all of ``pairs`` (:func:`model_deltas`): the z-scores are
     those of the full row (over *all* sentences scored); only the statistics
@@ -333,7 +346,7 @@ def source_row(
     ...     source=["LI", "LI", "Adger"])
     >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
     >>> row = source_row(md, t, "LI", model="toy", deltas=[1.0])
-    >>> row["model"], row["n_pairs"], row["n_sentences"], row["adc"]
+    >>> row.model, row.n_pairs, row.n_sentences, row.adc
     ('toy (LI only)', 2, 4, {'1.0': 1.0})
     """
     deltas = list(deltas)
@@ -368,11 +381,11 @@ def source_row(
         sentences=sentences,
         standardized=scored.standardized,
         note=f"{source} pairs only; z-scores over all {len(scored.z)} sentences scored",
-    ).to_json_dict()
+    )
 
 
-def ceiling_row(result: Mapping) -> dict:
-    """The human split-half ceiling as a result row, keys :data:`ROW_KEYS` and three more.
+def ceiling_row(result: Mapping) -> CeilingRow:
+    """The human split-half ceiling as a result row, a :class:`CeilingRow`.
 
     ``result`` is a :func:`metric_adc.ceiling.compute.compute_ceiling` result. Values are the means
     over its split-halves; statistics a split-half has no counterpart for (p-values,
@@ -385,9 +398,9 @@ def ceiling_row(result: Mapping) -> dict:
     --------
     >>> from metric_adc.ceiling.compute import compute_ceiling
     >>> row = ceiling_row(compute_ceiling(n_splits=20, tasks=False, deltas=[1.0]))
-    >>> row["model"], row["n_pairs"], 0.5 < row["adc"]["1.0"] < 1, row["pearson_pairs_p"]
+    >>> row.model, row.n_pairs, 0.5 < row.adc["1.0"] < 1, row.pearson_pairs_p
     ('human split-half (LI only)', 1174, True, None)
-    >>> "Adger" in row["note"] and "Jon Sprouse" in row["authors_note"]
+    >>> "Adger" in row.note and "Jon Sprouse" in row.authors_note
     True
     """
     stats = result["stats"]
@@ -415,12 +428,12 @@ def ceiling_row(result: Mapping) -> dict:
         standardized=True,
         note=result["note"],
     )
-    return {
+    return CeilingRow(
         **row.to_json_dict(),
-        "authors_note": result["authors_note"],
-        "n_splits": int(result["n_splits"]),
-        "seed": result["seed"],
-    }
+        authors_note=result["authors_note"],
+        n_splits=int(result["n_splits"]),
+        seed=result["seed"],
+    )
 
 
 # ----------------------------------------------------------------------------- the family

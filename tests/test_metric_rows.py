@@ -44,12 +44,12 @@ def test_a_row_without_judgements_is_the_blimp_criterion_alone():
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], None, source=["s1", "s2"])
     assert t.human_delta is None and t.sentence_ids() == ["a", "c", "b", "d"]
     row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", deltas=[1.0])
-    assert list(row) == list(result_rows.ROW_KEYS)
-    assert (row["n_pairs"], row["n_sentences"], row["blimp"]) == (2, 4, 0.5)
+    assert list(row.to_json_dict()) == list(result_rows.ROW_KEYS)
+    assert (row.n_pairs, row.n_sentences, row.blimp) == (2, 4, 0.5)
     for key in ("human_sign", "adc_auc", "pearson_pairs", "pearson_sentences"):
-        assert row[key] is None, key
-    assert row["adc"] == {"1.0": None}
-    assert row["by_group"]["s1"]["blimp"] == 1.0 and row["by_group"]["s2"]["blimp"] == 0.0
+        assert getattr(row, key) is None, key
+    assert row.adc == {"1.0": None}
+    assert row.by_group["s1"]["blimp"] == 1.0 and row.by_group["s2"]["blimp"] == 0.0
 
 
 def test_source_row_restricts_the_statistics_not_the_z_scores():
@@ -61,10 +61,10 @@ def test_source_row_restricts_the_statistics_not_the_z_scores():
     scored = pairs.model_deltas(s, t)
     li = result_rows.source_row(scored, t, "LI", model="toy", deltas=[1.0, 5.0])
     # LI pairs: Δlm = 2/sd ≈ 2.089 for both; Δh = 2 (error 0.089) and 1 (error 1.089)
-    assert (li["model"], li["n_pairs"], li["n_sentences"]) == ("toy (LI only)", 2, 4)
-    assert li["adc"] == {"1.0": 0.5, "5.0": 1.0} and li["blimp"] == 1.0
-    assert li["note"] == "LI pairs only; z-scores over all 6 sentences scored"
-    assert li["by_group"] is None and list(li) == list(result_rows.ROW_KEYS)
+    assert (li.model, li.n_pairs, li.n_sentences) == ("toy (LI only)", 2, 4)
+    assert li.adc == {"1.0": 0.5, "5.0": 1.0} and li.blimp == 1.0
+    assert li.note == "LI pairs only; z-scores over all 6 sentences scored"
+    assert li.by_group is None and list(li.to_json_dict()) == list(result_rows.ROW_KEYS)
     with pytest.raises(ValueError, match=r"no pair has source 'X' \(expected one of"):
         result_rows.source_row(scored, t, "X")
 
@@ -105,7 +105,7 @@ def test_the_adc_row_headline_is_li_adgers_headline():
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], {k: 0.0 for k in SCORES})
     row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", convention="slor")
     # pairs a-b (3 > 1) pass, c-d (0 < 2) fail
-    assert (row["benchmark"], row["convention"], row["headline"]) == ("li_adger", "slor", 0.5)
+    assert (row.benchmark, row.convention, row.headline) == ("li_adger", "slor", 0.5)
 
 
 @pytest.mark.parametrize(

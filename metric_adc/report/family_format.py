@@ -9,7 +9,7 @@ statistic is undefined). Nothing here computes a statistic.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
@@ -61,19 +61,19 @@ def _interval(ci: Mapping | None) -> str:
     return "" if ci is None else f"[{fmt(ci['low'])}, {fmt(ci['high'])}]"
 
 
-def format_notes(rows: Sequence[Mapping]) -> str | None:
-    """The rows' notes as a list, one item per note naming its rows (``None`` without notes).
+def format_notes(notes: Iterable[tuple[str, str | None]]) -> str | None:
+    """Rows' notes, given as ``(model, note)``, as a list: one item per note naming its rows
+    (``None`` without notes).
 
     Examples
     --------
-    >>> print(format_notes([{"model": "a", "note": "n"}, {"model": "b", "note": "n"},
-    ...                     {"model": "c", "note": None}]))
+    >>> print(format_notes([("a", "n"), ("b", "n"), ("c", None)]))
     - a, b: n
     """
     by_note: dict[str, list[str]] = {}
-    for r in rows:
-        if r.get("note"):
-            by_note.setdefault(r["note"], []).append(display_name(str(r["model"])))
+    for model, note in notes:
+        if note:
+            by_note.setdefault(note, []).append(display_name(str(model)))
     return "\n".join(f"- {', '.join(who)}: {note}" for note, who in by_note.items()) or None
 
 
@@ -286,7 +286,7 @@ def format_benchmark_report(report: Report, *, markdown: bool = False) -> str:
         blocks += _cloze_blocks(report)
     if model["labelled"] is not None:
         blocks += _labelled_blocks(report)
-    notes = format_notes(report.rows[1:])
+    notes = format_notes((r["model"], r.get("note")) for r in report.rows[1:])
     if notes:
         blocks.append((notes, None, None))
     if report.table_2_2:
@@ -349,7 +349,7 @@ def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
                 cells += [fmt(r["adc"]), fmt(r["li_adger_mcc"])]
         body.append(cells)
     blocks: list[Block] = [(None, _summary_header(), body), (_summary_legend(), None, None)]
-    notes = format_notes(rows)
+    notes = format_notes((r["model"], r["note"]) for r in rows)
     if notes:
         blocks.append((notes, None, None))
     return _render(blocks, markdown=markdown)

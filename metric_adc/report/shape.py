@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from metric_adc.result_rows import AdcRow
+
 __all__ = ["REPORT_KEYS", "Report", "report_of"]
 
 REPORT_KEYS = ("benchmark", "rows", "analysis", "table_2_2", "linking", "subset")
 """The keys of a report: ``benchmark`` (a name of :data:`li_adger.benchmarks.BENCHMARKS`);
 ``rows``, the model's rows then the rows shown beside them (reference rows, the human
-split-half row); ``analysis``, the bootstrap intervals and breakdowns
+split-half row; a :class:`~metric_adc.result_rows.AdcRow` on LI-Adger, printed as its
+:meth:`~metric_adc.result_rows.AdcRow.to_json_dict`); ``analysis``, the bootstrap intervals and breakdowns
 (:func:`metric_adc.report.analysis.analyze_on_pairs` on LI-Adger,
 :func:`~metric_adc.report.analysis.analyze_outcomes` elsewhere); ``table_2_2``, a CoLA
 classifier's MCC on LI-Adger beside the thesis's Table 2.2
@@ -35,10 +38,12 @@ class Report:
     bootstrap resamples and of a fitted CoLA threshold's folds), ``n_resamples``,
     ``baseline`` (the file compared with, as named) and ``prestandardized`` (the scores taken
     as z-scores); ``None`` where a setting does not apply. Build it with :func:`report_of`.
+    ``rows`` are typed (:class:`~metric_adc.result_rows.AdcRow`) on LI-Adger, dicts of
+    :data:`~metric_adc.result_rows.BENCHMARK_ROW_KEYS` elsewhere.
     """
 
     benchmark: str
-    rows: list[dict]
+    rows: list[AdcRow | dict]
     analysis: dict | None = None
     table_2_2: list[dict] | None = None
     linking: dict | None = None
@@ -50,19 +55,22 @@ class Report:
 
     def to_json_dict(self) -> dict:
         """What ``--json`` prints: the parts, keys :data:`REPORT_KEYS` in order (the settings
-        are the command's options, not printed).
+        are the command's options, not printed); a typed row is given as its
+        :meth:`~metric_adc.result_rows.AdcRow.to_json_dict`.
 
         Examples
         --------
         >>> report_of("npi", [{"model": "toy"}], seed=3).to_json_dict()
         {'benchmark': 'npi', 'rows': [{'model': 'toy'}], 'analysis': None, 'table_2_2': None, 'linking': None, 'subset': None}
         """
-        return {key: getattr(self, key) for key in REPORT_KEYS}
+        out = {key: getattr(self, key) for key in REPORT_KEYS}
+        out["rows"] = [r.to_json_dict() if isinstance(r, AdcRow) else r for r in self.rows]
+        return out
 
 
 def report_of(
     benchmark: str,
-    rows: Sequence[Mapping],
+    rows: Sequence[AdcRow | Mapping],
     *,
     analysis: Mapping | None = None,
     table_2_2: Sequence[Mapping] | None = None,
@@ -73,7 +81,8 @@ def report_of(
     baseline: str | None = None,
     prestandardized: bool = False,
 ) -> Report:
-    """A :class:`Report` of these parts (copied) and settings.
+    """A :class:`Report` of these parts (copied; a typed row is frozen, kept as it is) and
+    settings.
 
     Examples
     --------
@@ -83,7 +92,7 @@ def report_of(
     """
     return Report(
         benchmark=benchmark,
-        rows=[dict(r) for r in rows],
+        rows=[r if isinstance(r, AdcRow) else dict(r) for r in rows],
         analysis=None if analysis is None else dict(analysis),
         table_2_2=None if table_2_2 is None else [dict(r) for r in table_2_2],
         linking=None if linking is None else dict(linking),
