@@ -1,20 +1,24 @@
-"""Result rows: one dict of statistics per model (or reference), one shape per kind of result.
+"""Result rows: one typed row of statistics per model (or reference), one type per kind of result.
 
 Every row, wherever it is shown (``python -m metric_adc report``, ``reproduce`` and
 ``summary``, the README's tables, the Space, the ``evaluate`` module) is assembled by the one
-private builder of this module. A row on one benchmark has the keys every benchmark shares,
-:data:`SHARED_KEYS` (``model``, ``benchmark``, ``convention``, ``headline`` first, ``note``
-last), and its benchmark's own statistics between them:
+private builder of this module as a frozen dataclass (a :data:`Row`): readers take its
+attributes, and it becomes a dict (``to_json_dict``) only where it is printed as JSON. A row on
+one benchmark has the keys every benchmark shares, :data:`SHARED_KEYS` (``model``,
+``benchmark``, ``convention``, ``headline`` first, ``note`` last), and its benchmark's own
+statistics between them:
 
-- LI-Adger's ADC rows, keys :data:`ROW_KEYS`: :func:`model_row` (a model on every pair of a
-  table, from its :class:`~metric_adc.pairs.ModelDeltas`), :func:`evaluate_on_pairs` (from
-  scores); :func:`source_row` (a model on the pairs of one source: the LI pairs beside the
-  human row); :func:`ceiling_row` (the human split-half ceiling,
-  :func:`metric_adc.ceiling.compute.compute_ceiling`);
-- every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
-  (a result of :func:`metric_adc.family.statistics.evaluate_items`, or of a reference row).
+- LI-Adger's ADC rows, :class:`AdcRow` (keys :data:`ROW_KEYS`): :func:`model_row` (a model on
+  every pair of a table, from its :class:`~metric_adc.pairs.ModelDeltas`),
+  :func:`evaluate_on_pairs` (from scores); :func:`source_row` (a model on the pairs of one
+  source: the LI pairs beside the human row); :func:`ceiling_row` (the human split-half
+  ceiling, a :class:`CeilingRow`, :func:`metric_adc.ceiling.compute.compute_ceiling`);
+- every benchmark of the family, :class:`BenchmarkRow` (keys :data:`BENCHMARK_ROW_KEYS`):
+  :func:`benchmark_row` (a result of :func:`metric_adc.family.statistics.evaluate_items`, or
+  of a reference row).
 
-A summary row (one model across the family) is built from these rows by
+A summary row (one model across the family, a dict of
+:data:`metric_adc.report.summary.SUMMARY_KEYS`) is built from these rows by
 :func:`metric_adc.report.summary.summary_row`.
 
 Rows name a scores file's model as :func:`metric_adc.scores.labels.row_label` does. The rows
@@ -45,7 +49,9 @@ __all__ = [
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
     "AdcRow",
+    "BenchmarkRow",
     "CeilingRow",
+    "Row",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
@@ -82,8 +88,17 @@ pairs evaluated (``None`` where the benchmark has none) and a caption."""
 _HEAD = SHARED_KEYS[:4]
 
 
+class _JsonRow:
+    """What every typed row has: :meth:`to_json_dict`."""
+
+    def to_json_dict(self) -> dict:
+        """The row as JSON prints it: its fields in order (the values themselves, not
+        copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 @dataclass(frozen=True)
-class AdcRow:
+class AdcRow(_JsonRow):
     """An ADC row (LI-Adger, or any pair table with human judgements), typed: its fields are
     :data:`ROW_KEYS`, in order (their meanings there). :func:`model_row`, :func:`source_row`
     and :func:`ceiling_row` build one; readers take its attributes, and :meth:`to_json_dict`
@@ -119,11 +134,6 @@ class AdcRow:
     by_group: dict | None
     note: str | None
 
-    def to_json_dict(self) -> dict:
-        """The row as a dict, keys :data:`ROW_KEYS` in order (the values themselves, not
-        copies)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass(frozen=True)
 class CeilingRow(AdcRow):
@@ -156,17 +166,30 @@ ROW_ONLY_KEYS = (*_HEAD, "note")
 RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
 """The statistics of a row: the result keys of the ``evaluate`` module."""
 
-BENCHMARK_ROW_KEYS = (
-    *_HEAD,
-    "n_units",
-    "n_items",
-    "n_pairs",
-    "pairs",
-    "cloze",
-    "labelled",
-    "note",
-)
-"""The keys of a benchmark row (:func:`benchmark_row`), in order: ``n_units`` the units
+@dataclass(frozen=True)
+class BenchmarkRow(_JsonRow):
+    """A row on a benchmark of the family (:func:`benchmark_row`), typed: its fields are
+    :data:`BENCHMARK_ROW_KEYS`, in order (their meanings there); readers take its attributes,
+    and :meth:`to_json_dict` gives it as JSON prints it."""
+
+    model: str
+    benchmark: str | None
+    convention: str | None
+    headline: float | None
+    n_units: int | None
+    n_items: int | None
+    n_pairs: int | None
+    pairs: dict | None
+    cloze: dict | None
+    labelled: dict | None
+    note: str | None
+
+
+Row = AdcRow | BenchmarkRow
+"""A result row of either kind, as a report carries it."""
+
+BENCHMARK_ROW_KEYS = tuple(f.name for f in fields(BenchmarkRow))
+"""The keys of a benchmark row (:func:`benchmark_row`), the fields of :class:`BenchmarkRow`, in order: ``n_units`` the units
 scored (``None`` for a reference row given as published statistics), ``n_items`` what the
 headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`` the
 minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
@@ -182,18 +205,16 @@ def _row(
     headline: float | None,
     body: Mapping,
     note: str | None = None,
-    extra: Mapping | None = None,
 ) -> dict:
-    """The one place a row is assembled: the shared head (``model``, ``benchmark``,
-    ``convention``, ``headline``), the benchmark's own statistics (``body``), ``note``, then
-    ``extra`` keys."""
+    """The one place a row's fields are assembled: the shared head (``model``, ``benchmark``,
+    ``convention``, ``headline``), the benchmark's own statistics (``body``), then ``note``."""
     head = {
         "model": str(model),
         "benchmark": benchmark,
         "convention": convention,
         "headline": None if headline is None else float(headline),
     }
-    return {**head, **body, "note": note, **(extra or {})}
+    return {**head, **body, "note": note}
 
 
 def _adc_row(
@@ -454,9 +475,8 @@ def benchmark_row(
     convention: str | None = None,
     n_units: int | None = None,
     note: str | None = None,
-    extra: Mapping | None = None,
-) -> dict:
-    """A model's row on one benchmark (keys :data:`BENCHMARK_ROW_KEYS`, then ``extra``) from
+) -> BenchmarkRow:
+    """A model's row on one benchmark (a :class:`BenchmarkRow`) from
     its result (:func:`metric_adc.family.statistics.evaluate_items` or
     :func:`~metric_adc.report.references.reference_results`); ``note`` defaults to the result's.
 
@@ -469,7 +489,7 @@ def benchmark_row(
     ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
     >>> row = benchmark_row(summarize_outcomes("npi", o), model="toy (slor)", convention="slor",
     ...                     n_units=4)
-    >>> row["benchmark"], row["headline"], row["n_items"], row["n_pairs"], row["cloze"]
+    >>> row.benchmark, row.headline, row.n_items, row.n_pairs, row.cloze
     ('npi', 0.5, 2, 2, None)
     """
     body = {
@@ -480,12 +500,13 @@ def benchmark_row(
         "cloze": result["cloze"],
         "labelled": result["labelled"],
     }
-    return _row(
-        model=model,
-        benchmark=result["benchmark"],
-        convention=convention,
-        headline=result["headline"]["value"],
-        body=body,
-        note=result["note"] if note is None else note,
-        extra=extra,
+    return BenchmarkRow(
+        **_row(
+            model=model,
+            benchmark=result["benchmark"],
+            convention=convention,
+            headline=result["headline"]["value"],
+            body=body,
+            note=result["note"] if note is None else note,
+        )
     )

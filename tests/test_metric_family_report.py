@@ -357,13 +357,14 @@ def test_a_report_carries_its_settings_to_its_formatter_and_not_into_its_json():
     from metric_adc.report.family_format import format_benchmark_report
     from metric_adc.report.formatting import format_li_adger_report
     from metric_adc.report.shape import report_of
-    from metric_adc.result_rows import ROW_KEYS, AdcRow
+    from metric_adc.result_rows import ROW_KEYS, AdcRow, BenchmarkRow
 
     ci = {"low": 0.4, "high": 0.8}
-    row = {"model": "toy", "n_units": 4, "convention": "slor", "headline": 0.6, "n_items": 2,
-           "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
-                                "contrast": {}, "paradigm": {}}},
-           "cloze": None, "labelled": None, "note": None}  # fmt: skip
+    row = BenchmarkRow(model="toy", benchmark="npi", convention="slor", headline=0.6,
+                       n_units=4, n_items=2, n_pairs=2,
+                       pairs={"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
+                                         "contrast": {}, "paradigm": {}}},
+                       cloze=None, labelled=None, note=None)  # fmt: skip
     analysis = {"n_resamples": 9, "resampled": "pairs", "headline": ci,
                 "pairs": {"environment": {"only": ci}}}  # fmt: skip
     report = report_of("npi", [row], analysis=analysis, seed=7, n_resamples=9)

@@ -4,6 +4,7 @@ source's pairs."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -140,14 +141,18 @@ def _npi_result(passed: list[bool], environments: list[str]) -> dict:
 def test_benchmark_row_by_hand():
     result = _npi_result([True, True, False, True], ["adverbs", "only", "only", "only"])
     row = result_rows.benchmark_row(result, model="toy (slor)", convention="slor", n_units=8)
-    assert list(row) == list(result_rows.BENCHMARK_ROW_KEYS)
-    assert (row["benchmark"], row["headline"], row["n_units"], row["n_items"], row["n_pairs"]) == (
+    assert list(row.to_json_dict()) == list(result_rows.BENCHMARK_ROW_KEYS)
+    assert (row.benchmark, row.headline, row.n_units, row.n_items, row.n_pairs) == (
         "npi", 0.75, 8, 4, 4
     )  # fmt: skip
-    assert row["pairs"]["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
-    assert (row["cloze"], row["labelled"], row["note"]) == (None, None, None)
-    extra = result_rows.benchmark_row(result, model="x", note="n", extra={"k": 1})
-    assert list(extra) == [*result_rows.BENCHMARK_ROW_KEYS, "k"] and extra["note"] == "n"
+    assert row.pairs["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
+    assert (row.cloze, row.labelled, row.note) == (None, None, None)
+    assert result_rows.benchmark_row(result, model="x", note="n").note == "n"
+    # the thesis's Table 2.2 rows print one key more, after the note
+    from metric_adc.thesis.table_2_2 import Table22Row
+
+    keys = [f.name for f in dataclasses.fields(Table22Row)]
+    assert keys == [*result_rows.BENCHMARK_ROW_KEYS, "mcc_thesis_label"]
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
@@ -160,7 +165,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
     cloze = summarize_outcomes("diagnostics", Outcomes("diagnostics", sensitivity=sens))
     row = result_rows.benchmark_row(cloze, model="m")
     # mean over sets: S1 1/2, S2 1/1
-    assert (row["headline"], row["n_items"], row["n_pairs"]) == (0.75, 3, None)
+    assert (row.headline, row.n_items, row.n_pairs) == (0.75, 3, None)
     lab = pd.DataFrame({"id": list("abcd"), "split": ["x", "x", "y", "y"],
                         "label": [True, False, True, False],
                         "predicted": [True, False, True, True]})  # fmt: skip
@@ -168,7 +173,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
     labelled = summarize_outcomes("cola", Outcomes("cola", labelled=lab, classifier=how))
     row = result_rows.benchmark_row(labelled, model="m")
     # TP 2, FP 1, FN 0, TN 1: MCC 2 / sqrt(3·2·2·1)
-    assert row["headline"] == pytest.approx(2 / math.sqrt(12)) and row["n_items"] == 4
+    assert row.headline == pytest.approx(2 / math.sqrt(12)) and row.n_items == 4
 
 
 def test_summary_row_by_hand():
@@ -187,4 +192,4 @@ def test_summary_row_by_hand():
     # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
     assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
     with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
-        summary_row([npi, {**npi, "headline": 1.0}], model="toy")
+        summary_row([npi, dataclasses.replace(npi, headline=1.0)], model="toy")

@@ -62,5 +62,8 @@ def run_table_2_2(args: argparse.Namespace) -> int:
     from metric_adc.thesis.table_2_2 import table_2_2_rows
 
     shown = table_2_2_rows(args.thesis_dir)
-    print(dump({"rows": shown}) if args.json else format_table_2_2(shown, markdown=args.markdown))
+    if args.json:
+        print(dump({"rows": [r.to_json_dict() for r in shown]}))
+    else:
+        print(format_table_2_2(shown, markdown=args.markdown))
     return 0

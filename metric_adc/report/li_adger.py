@@ -36,6 +36,7 @@ from metric_adc.report.analysis import analyze_on_pairs
 from metric_adc.report.shape import Report, report_of
 from metric_adc.result_rows import (
     AdcRow,
+    BenchmarkRow,
     CeilingRow,
     benchmark_row,
     evaluate_on_pairs,
@@ -88,7 +89,7 @@ def evaluate_li_adger(
     )
 
 
-def mcc_row(bs: BenchmarkScores) -> dict | None:
+def mcc_row(bs: BenchmarkScores) -> BenchmarkRow | None:
     """A CoLA classifier's MCC against LI-Adger's expert labels (threshold 0) as a benchmark
     row, the figure of the thesis's Table 2.2; ``None`` for any other kind of scorer.
 
@@ -102,7 +103,7 @@ def mcc_row(bs: BenchmarkScores) -> dict | None:
     ...     kind="cola", scores=load_thesis_scores()["bert-base-uncased-cola"], ranks=None,
     ...     file=None)
     >>> row = mcc_row(bs)
-    >>> row["model"], round(row["labelled"]["mcc"], 3)
+    >>> row.model, round(row.labelled["mcc"], 3)
     ('bbu', 0.585)
     """
     if bs.kind != "cola":

@@ -23,7 +23,7 @@ from metric_adc.family import statistics as family
 from metric_adc.report.benchmark import scored_items
 from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
 from metric_adc.report.references import reference_rows
-from metric_adc.result_rows import AdcRow, benchmark_row
+from metric_adc.result_rows import AdcRow, Row, benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.file import ScoresFileError
 from metric_adc.scores.labels import check_distinct
@@ -110,7 +110,7 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
 
 
 def summary_row(
-    rows: Sequence[AdcRow | Mapping],
+    rows: Sequence[Row],
     *,
     model: str,
     convention: str | None = None,
@@ -119,17 +119,18 @@ def summary_row(
     note: str | None = None,
 ) -> dict:
     """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
-    ADC rows (:class:`~metric_adc.result_rows.AdcRow`) and benchmark rows (dicts), each naming
-    its ``benchmark``. The ADC column comes from an ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
+    ADC rows (:class:`~metric_adc.result_rows.AdcRow`) and benchmark rows
+    (:class:`~metric_adc.result_rows.BenchmarkRow`), each naming its ``benchmark``. The ADC column comes from an ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
     labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
     agree on its headline.
 
     Examples
     --------
-    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, ROW_KEYS, BenchmarkRow
     >>> a = AdcRow(**{**dict.fromkeys(ROW_KEYS), "benchmark": "li_adger", "headline": 0.7,
     ...     "adc": {"0.5": 0.3}})
-    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
+    >>> b = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "benchmark": "blimp",
+    ...     "headline": 0.8})
     >>> s = summary_row([a, b], model="toy", convention="slor")
     >>> s["headlines"], s["adc"], s["li_adger_mcc"]
     ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'npi_cloze': None, 'diagnostics': None, 'cola': None}, 0.3, None)
@@ -138,19 +139,19 @@ def summary_row(
     adc = mcc = None
     key = core.delta_key(SUMMARY_DELTA)
     for row in rows:
-        if isinstance(row, AdcRow):
-            name, headline, who, labelled = row.benchmark, row.headline, row.model, None
-            adc = row.adc.get(key)
-        else:
-            name, headline, who = row["benchmark"], row["headline"], row.get("model")
-            labelled = row.get("labelled")
+        name, headline = row.benchmark, row.headline
         if name not in headlines:
-            raise ValueError(f"row {who!r}: unknown benchmark {name!r}")
+            raise ValueError(f"row {row.model!r}: unknown benchmark {name!r}")
         if headlines[name] is not None and headline != headlines[name]:
             raise ValueError(
                 f"{model!r} has two results on {name!r} ({headlines[name]} and {headline})"
             )
         headlines[name] = headline
+        labelled = None
+        if isinstance(row, AdcRow):
+            adc = row.adc.get(key)
+        else:
+            labelled = row.labelled
         if (
             "classifier_mcc" in BENCHMARKS[name].sections
             and labelled
@@ -168,7 +169,7 @@ def summary_row(
     return {"model": str(model), **body, "note": note}
 
 
-def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[AdcRow | dict]:
+def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[Row]:
     """A scores file's rows as ``report`` computes them: on LI-Adger the ADC row (and, for a
     CoLA classifier, the benchmark row holding its MCC against the expert labels); on any other
     benchmark its benchmark row (a fitted CoLA threshold uses ``seed``).
@@ -182,7 +183,7 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[AdcRow | dict]:
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "n.jsonl",
     ...     [{"id": i, "score": -float(len(s))} for i, s in zip(units["id"], units["sentence"])],
     ...     {"model": "length", "dataset": "npi"})
-    >>> [(r["benchmark"], r["n_pairs"]) for r in model_rows(read_benchmark_scores(p))]
+    >>> [(r.benchmark, r.n_pairs) for r in model_rows(read_benchmark_scores(p))]
     [('npi', 5500)]
     >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> s = load_thesis_scores()["bert-base-uncased-mlm"]
@@ -220,7 +221,7 @@ def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[
     >>> round(refs[5]["li_adger_mcc"], 3), round(refs[5]["headlines"]["li_adger"], 3)
     (0.633, 0.936)
     """
-    table_2_2 = {r["model"]: r for r in table_2_2_rows(thesis_dir)}
+    table_2_2 = {r.model: r for r in table_2_2_rows(thesis_dir)}
     out = []
     for adc in reproduce_rows(thesis_dir, deltas=[SUMMARY_DELTA]):
         mine = [adc, *([table_2_2[adc.model]] if adc.model in table_2_2 else [])]
@@ -229,8 +230,8 @@ def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[
             note += f"; {adc.note}"
         out.append(summary_row(mine, model=adc.model, reference=True, note=note))
     for ref in reference_rows("blimp"):
-        name = f"{ref['model']} (BLiMP)"  # the paper's rows, named apart from the thesis's
-        out.append(summary_row([ref], model=name, reference=True, note=ref["note"]))
+        name = f"{ref.model} (BLiMP)"  # the paper's rows, named apart from the thesis's
+        out.append(summary_row([ref], model=name, reference=True, note=ref.note))
     return out
 
 
