@@ -17,9 +17,9 @@ statistics between them:
   :func:`benchmark_row` (a result of :func:`metric_adc.family.statistics.evaluate_items`, or
   of a reference row).
 
-A summary row (one model across the family, a dict of
-:data:`metric_adc.report.summary.SUMMARY_KEYS`) is built from these rows by
-:func:`metric_adc.report.summary.summary_row`.
+A summary row (one model across the family, a
+:class:`~metric_adc.report.summary.SummaryRow`, also a :class:`TypedRow`) is built from these
+rows by :func:`metric_adc.report.summary.summary_row`.
 
 Rows name a scores file's model as :func:`metric_adc.scores.labels.row_label` does. The rows
 read from data live with the data: the thesis's models and its Table 2.2 in
@@ -52,6 +52,7 @@ __all__ = [
     "BenchmarkRow",
     "CeilingRow",
     "Row",
+    "TypedRow",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
@@ -88,8 +89,8 @@ pairs evaluated (``None`` where the benchmark has none) and a caption."""
 _HEAD = SHARED_KEYS[:4]
 
 
-class _JsonRow:
-    """What every typed row has: :meth:`to_json_dict`."""
+class TypedRow:
+    """What every typed row (a frozen dataclass) has: :meth:`to_json_dict`."""
 
     def to_json_dict(self) -> dict:
         """The row as JSON prints it: its fields in order (the values themselves, not
@@ -98,7 +99,7 @@ class _JsonRow:
 
 
 @dataclass(frozen=True)
-class AdcRow(_JsonRow):
+class AdcRow(TypedRow):
     """An ADC row (LI-Adger, or any pair table with human judgements), typed: its fields are
     :data:`ROW_KEYS`, in order (their meanings there). :func:`model_row`, :func:`source_row`
     and :func:`ceiling_row` build one; readers take its attributes, and :meth:`to_json_dict`
@@ -166,8 +167,9 @@ ROW_ONLY_KEYS = (*_HEAD, "note")
 RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
 """The statistics of a row: the result keys of the ``evaluate`` module."""
 
+
 @dataclass(frozen=True)
-class BenchmarkRow(_JsonRow):
+class BenchmarkRow(TypedRow):
     """A row on a benchmark of the family (:func:`benchmark_row`), typed: its fields are
     :data:`BENCHMARK_ROW_KEYS`, in order (their meanings there); readers take its attributes,
     and :meth:`to_json_dict` gives it as JSON prints it."""

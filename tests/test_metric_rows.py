@@ -186,10 +186,10 @@ def test_summary_row_by_hand():
     )
     s = summary_row([adc, npi], model="toy (slor)", convention="slor",
                          files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
-    assert list(s) == list(SUMMARY_KEYS)
-    assert s["headlines"] == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "npi_cloze": None,
+    assert list(s.to_json_dict()) == list(SUMMARY_KEYS)
+    assert s.headlines == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "npi_cloze": None,
                               "diagnostics": None, "cola": None}  # fmt: skip
     # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
-    assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
+    assert s.adc == 0.5 and s.li_adger_mcc is None and s.reference is False
     with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
         summary_row([npi, dataclasses.replace(npi, headline=1.0)], model="toy")

@@ -52,7 +52,10 @@ def run_summary(args: argparse.Namespace) -> int:
         thesis_dir=args.thesis_dir,
         check_text=not args.no_text_check,
     )
-    print(dump({"rows": shown}) if args.json else format_summary(shown, markdown=args.markdown))
+    if args.json:
+        print(dump({"rows": [r.to_json_dict() for r in shown]}))
+    else:
+        print(format_summary(shown, markdown=args.markdown))
     return 0
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.shape import Report
-from metric_adc.report.summary import SUMMARY_DELTA
+from metric_adc.report.summary import SUMMARY_DELTA, SummaryRow
 from metric_adc.result_rows import BenchmarkRow
 from metric_adc.thesis.outputs import display_name
 from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE, Table22Row
@@ -109,9 +109,7 @@ def _head(report: Report) -> list[Block]:
         f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a['n_resamples']} "
         f"resamples of {a['resampled']}, seed {report.seed}.",
     ]
-    table = [
-        [model.model, fmt(model.headline), str(model.n_items), _interval(a["headline"])]
-    ]
+    table = [[model.model, fmt(model.headline), str(model.n_items), _interval(a["headline"])]]
     table += [[r.model, fmt(r.headline), str(r.n_items), ""] for r in refs]
     header = ["model", _STATISTICS[spec.headline.statistic], "n", "95% interval"]
     return [("\n".join(lines), None, None), (None, header, table)]
@@ -331,28 +329,29 @@ def _summary_legend() -> str:
     return "\n".join(lines)
 
 
-def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
+def format_summary(rows: Sequence[SummaryRow], *, markdown: bool = False) -> str:
     """The summary table (:func:`metric_adc.report.summary.summarize_files`): one row per model and
     convention (then the reference rows), one column per benchmark's headline with LI-Adger's
     BLiMP criterion, ADC and MCC; then what each column is, and the rows' notes.
 
     Examples
     --------
-    >>> row = {"model": "toy (slor)", "headlines": {"li_adger": 0.7, "blimp": 0.65},
-    ...        "adc": 0.3, "li_adger_mcc": None, "note": None}
+    >>> row = SummaryRow(model="toy (slor)", convention="slor", reference=False,
+    ...     headlines={"li_adger": 0.7, "blimp": 0.65}, adc=0.3, li_adger_mcc=None, files={},
+    ...     note=None)
     >>> print(format_summary([row]).splitlines()[1])
     toy (slor)           0.700               0.300             —  0.650    —          —            —     —
     """
     body = []
     for r in rows:
-        cells = [display_name(str(r["model"]))]
+        cells = [display_name(str(r.model))]
         for name, spec in BENCHMARKS.items():
-            cells.append(fmt(r["headlines"].get(name)))
+            cells.append(fmt(r.headlines.get(name)))
             if spec.judged:
-                cells += [fmt(r["adc"]), fmt(r["li_adger_mcc"])]
+                cells += [fmt(r.adc), fmt(r.li_adger_mcc)]
         body.append(cells)
     blocks: list[Block] = [(None, _summary_header(), body), (_summary_legend(), None, None)]
-    notes = format_notes((r["model"], r["note"]) for r in rows)
+    notes = format_notes((r.model, r.note) for r in rows)
     if notes:
         blocks.append((notes, None, None))
     return _render(blocks, markdown=markdown)
