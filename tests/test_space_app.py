@@ -60,7 +60,7 @@ def expected(sentences):
 
     table = pairs.li_adger_pairs()
     scores = {i: -float(len(s.split())) for i, s in sentences}
-    return table, evaluate_li_adger(scores, model=BASELINE, deltas=[0.5, 1.0]).to_json_dict()
+    return table, evaluate_li_adger(scores, model=BASELINE, deltas=[0.5, 1.0])
 
 
 def _frame(value):
@@ -87,9 +87,9 @@ def test_api_leaderboard_follows_delta_and_matches_the_metric(client, expected):
         col = f"ADC δ={delta:.2f}"
         assert col in df.columns
         got = df.set_index("Model").loc[BASELINE]
-        assert got[col] == pytest.approx(row["adc"][repr(delta)], abs=5e-4)
+        assert got[col] == pytest.approx(row.adc[repr(delta)], abs=5e-4)
         assert got["BLiMP"] == pytest.approx(row.blimp, abs=5e-4)
-        assert got["Pairs"] == row["n_pairs"]
+        assert got["Pairs"] == row.n_pairs
         lo, hi = (float(x) for x in got["95% CI"].split("–"))
         assert lo <= got[col] <= hi
         assert list(df[col].dropna()) == sorted(df[col].dropna(), reverse=True)
