@@ -293,7 +293,7 @@ def score_to_file(
             total=len(units),
             initial=len(done),
             disable=not progress,
-            desc=f"scoring {dataset} with {getattr(scorer, 'name', 'model')}",
+            desc=f"scoring {dataset} with {scorer.name}",
             unit="unit" if cloze else "sent",
         ) as bar,
     ):

@@ -184,21 +184,17 @@ def _check_variant(kind: str, variant: str | None) -> None:
     if kind == "ngram":
         check_linking_name(variant, allowed=LINKING_NAMES)
     elif kind == "causal" and variant not in LINKED_VARIANTS:
-        from baselines.kinds.causal_base import CAUSAL_VARIANTS
+        from baselines.kinds.causal_base import check_text_options
 
-        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        check_text_options(variant=variant)
     elif kind == "mlm" and variant not in LINKED_VARIANTS:
-        from baselines.kinds.mlm import VARIANTS
+        from baselines.kinds.mlm import check_variant
 
-        if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+        check_variant(variant)
     elif kind == "cola":
-        from baselines.kinds.cola import OUTPUTS
+        from baselines.kinds.cola import check_output
 
-        if variant not in OUTPUTS:
-            raise ValueError(
-                f"output must be one of 'signed-confidence', 'logit-margin' (got {variant!r})"
-            )
+        check_output(variant)
 
 
 def _check_batch_size(batch_size: object) -> None:

@@ -1,21 +1,25 @@
-"""Result rows: one dict of statistics per model (or reference), one shape per kind of result.
+"""Result rows: one typed row of statistics per model (or reference), one type per kind of result.
 
 Every row, wherever it is shown (``python -m metric_adc report``, ``reproduce`` and
 ``summary``, the README's tables, the Space, the ``evaluate`` module) is assembled by the one
-private builder of this module. A row on one benchmark has the keys every benchmark shares,
-:data:`SHARED_KEYS` (``model``, ``benchmark``, ``convention``, ``headline`` first, ``note``
-last), and its benchmark's own statistics between them:
+private builder of this module as a frozen dataclass (a :data:`Row`): readers take its
+attributes, and it becomes a dict (``to_json_dict``) only where it is printed as JSON. A row on
+one benchmark has the keys every benchmark shares, :data:`SHARED_KEYS` (``model``,
+``benchmark``, ``convention``, ``headline`` first, ``note`` last), and its benchmark's own
+statistics between them:
 
-- LI-Adger's ADC rows, keys :data:`ROW_KEYS`: :func:`model_row` (a model on every pair of a
-  table, from its :class:`~metric_adc.pairs.ModelDeltas`), :func:`evaluate_on_pairs` (from
-  scores); :func:`source_row` (a model on the pairs of one source: the LI pairs beside the
-  human row); :func:`ceiling_row` (the human split-half ceiling,
-  :func:`metric_adc.ceiling.compute.compute_ceiling`);
-- every benchmark of the family, keys :data:`BENCHMARK_ROW_KEYS`: :func:`benchmark_row`
-  (a result of :func:`metric_adc.family.statistics.evaluate_items`, or of a reference row).
+- LI-Adger's ADC rows, :class:`AdcRow` (keys :data:`ROW_KEYS`): :func:`model_row` (a model on
+  every pair of a table, from its :class:`~metric_adc.pairs.ModelDeltas`),
+  :func:`evaluate_on_pairs` (from scores); :func:`source_row` (a model on the pairs of one
+  source: the LI pairs beside the human row); :func:`ceiling_row` (the human split-half
+  ceiling, a :class:`CeilingRow`, :func:`metric_adc.ceiling.compute.compute_ceiling`);
+- every benchmark of the family, :class:`BenchmarkRow` (keys :data:`BENCHMARK_ROW_KEYS`):
+  :func:`benchmark_row` (a result of :func:`metric_adc.family.statistics.evaluate_items`, or
+  of a reference row).
 
-A summary row (one model across the family) is built from these rows by
-:func:`metric_adc.report.summary.summary_row`.
+A summary row (one model across the family, a
+:class:`~metric_adc.report.summary.SummaryRow`, also a :class:`TypedRow`) is built from these
+rows by :func:`metric_adc.report.summary.summary_row`.
 
 Rows name a scores file's model as :func:`metric_adc.scores.labels.row_label` does. The rows
 read from data live with the data: the thesis's models and its Table 2.2 in
@@ -45,6 +49,10 @@ __all__ = [
     "ROW_ONLY_KEYS",
     "SHARED_KEYS",
     "AdcRow",
+    "BenchmarkRow",
+    "CeilingRow",
+    "Row",
+    "TypedRow",
     "benchmark_row",
     "ceiling_row",
     "evaluate_on_pairs",
@@ -81,12 +89,22 @@ pairs evaluated (``None`` where the benchmark has none) and a caption."""
 _HEAD = SHARED_KEYS[:4]
 
 
+class TypedRow:
+    """What every typed row (a frozen dataclass) has: :meth:`to_json_dict`."""
+
+    def to_json_dict(self) -> dict:
+        """The row as JSON prints it: its fields in order (the values themselves, not
+        copies)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 @dataclass(frozen=True)
-class AdcRow:
+class AdcRow(TypedRow):
     """An ADC row (LI-Adger, or any pair table with human judgements), typed: its fields are
     :data:`ROW_KEYS`, in order (their meanings there). :func:`model_row`, :func:`source_row`
-    and :func:`ceiling_row` build one and return :meth:`to_json_dict`, the dict every reader
-    of a row gets.
+    and :func:`ceiling_row` build one; readers take its attributes, and :meth:`to_json_dict`
+    gives it as JSON prints it (a report's ``--json``, the app's shipped rows, the ``evaluate``
+    module's result).
 
     Examples
     --------
@@ -117,10 +135,16 @@ class AdcRow:
     by_group: dict | None
     note: str | None
 
-    def to_json_dict(self) -> dict:
-        """The row as a dict, keys :data:`ROW_KEYS` in order (the values themselves, not
-        copies)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+@dataclass(frozen=True)
+class CeilingRow(AdcRow):
+    """The human split-half row (:func:`ceiling_row`): an :class:`AdcRow` and, after
+    :data:`ROW_KEYS`, ``authors_note`` (the request of the data's authors, kept with every
+    use), ``n_splits`` and ``seed`` (of the split-halves)."""
+
+    authors_note: str
+    n_splits: int
+    seed: int | None
 
 
 ROW_KEYS = tuple(f.name for f in fields(AdcRow))
@@ -143,17 +167,31 @@ ROW_ONLY_KEYS = (*_HEAD, "note")
 RESULT_KEYS = tuple(k for k in ROW_KEYS if k not in ROW_ONLY_KEYS)
 """The statistics of a row: the result keys of the ``evaluate`` module."""
 
-BENCHMARK_ROW_KEYS = (
-    *_HEAD,
-    "n_units",
-    "n_items",
-    "n_pairs",
-    "pairs",
-    "cloze",
-    "labelled",
-    "note",
-)
-"""The keys of a benchmark row (:func:`benchmark_row`), in order: ``n_units`` the units
+
+@dataclass(frozen=True)
+class BenchmarkRow(TypedRow):
+    """A row on a benchmark of the family (:func:`benchmark_row`), typed: its fields are
+    :data:`BENCHMARK_ROW_KEYS`, in order (their meanings there); readers take its attributes,
+    and :meth:`to_json_dict` gives it as JSON prints it."""
+
+    model: str
+    benchmark: str | None
+    convention: str | None
+    headline: float | None
+    n_units: int | None
+    n_items: int | None
+    n_pairs: int | None
+    pairs: dict | None
+    cloze: dict | None
+    labelled: dict | None
+    note: str | None
+
+
+Row = AdcRow | BenchmarkRow
+"""A result row of either kind, as a report carries it."""
+
+BENCHMARK_ROW_KEYS = tuple(f.name for f in fields(BenchmarkRow))
+"""The keys of a benchmark row (:func:`benchmark_row`), the fields of :class:`BenchmarkRow`, in order: ``n_units`` the units
 scored (``None`` for a reference row given as published statistics), ``n_items`` what the
 headline counts (pairs; cloze sensitivity items; labelled sentences), ``n_pairs`` the
 minimal pairs (``None`` for cloze and labelled benchmarks), and the sections ``pairs``,
@@ -169,18 +207,16 @@ def _row(
     headline: float | None,
     body: Mapping,
     note: str | None = None,
-    extra: Mapping | None = None,
 ) -> dict:
-    """The one place a row is assembled: the shared head (``model``, ``benchmark``,
-    ``convention``, ``headline``), the benchmark's own statistics (``body``), ``note``, then
-    ``extra`` keys."""
+    """The one place a row's fields are assembled: the shared head (``model``, ``benchmark``,
+    ``convention``, ``headline``), the benchmark's own statistics (``body``), then ``note``."""
     head = {
         "model": str(model),
         "benchmark": benchmark,
         "convention": convention,
         "headline": None if headline is None else float(headline),
     }
-    return {**head, **body, "note": note, **(extra or {})}
+    return {**head, **body, "note": note}
 
 
 def _adc_row(
@@ -229,8 +265,8 @@ def model_row(
     note: str | None = None,
     benchmark: str | None = "li_adger",
     convention: str | None = None,
-) -> dict:
-    """One result row (keys :data:`ROW_KEYS`) for a model on every pair of ``pairs``.
+) -> AdcRow:
+    """One result row (an :class:`AdcRow`) for a model on every pair of ``pairs``.
 
     ``scored`` is the model's z-scores and pair deltas on ``pairs`` (:func:`model_deltas`);
     ``benchmark`` (default LI-Adger's) and ``convention`` (:func:`~metric_adc.scores.labels.convention_of`) name what
@@ -246,9 +282,9 @@ def model_row(
     ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
     >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
     >>> row = model_row(md, t, model="toy", deltas=[0.5])
-    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"], row["n_sentences"]
+    >>> row.n_pairs, row.n_excluded, row.blimp, row.adc, row.n_sentences
     (2, 1, 1.0, {'0.5': 0.5}, 6)
-    >>> row["benchmark"], row["headline"] == row["blimp"]
+    >>> row.benchmark, row.headline == row.blimp
     ('li_adger', True)
     """
     deltas = list(deltas)
@@ -271,7 +307,7 @@ def model_row(
         standardized=scored.standardized,
         by_group=by_group,
         note=note,
-    ).to_json_dict()
+    )
 
 
 def evaluate_on_pairs(
@@ -284,7 +320,7 @@ def evaluate_on_pairs(
     auc_max: float = core.DEFAULT_AUC_MAX,
     note: str | None = None,
     convention: str | None = None,
-) -> dict:
+) -> AdcRow:
     """:func:`model_row` from a model's sentence scores (:func:`model_deltas`).
 
     Scores are z-scored over all sentences given (``standardize=True``); every pair member
@@ -296,7 +332,7 @@ def evaluate_on_pairs(
     ...     {"a": 1.0, "b": -1.0, "c": 0.5, "d": -0.8, "e": 0.3, "f": None})
     >>> row = evaluate_on_pairs({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0},
     ...                         t, model="toy", deltas=[0.5])
-    >>> row["n_pairs"], row["n_excluded"], row["blimp"], row["adc"]
+    >>> row.n_pairs, row.n_excluded, row.blimp, row.adc
     (2, 1, 1.0, {'0.5': 0.5})
     """
     md = model_deltas(scores, pairs, standardize=standardize)
@@ -315,8 +351,8 @@ def source_row(
     auc_max: float = core.DEFAULT_AUC_MAX,
     benchmark: str | None = "li_adger",
     convention: str | None = None,
-) -> dict:
-    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), keys :data:`ROW_KEYS`.
+) -> AdcRow:
+    """A model's row on the pairs of one ``source`` (e.g. ``"LI"``), an :class:`AdcRow`.
 
     ``scored`` is the model on all of ``pairs`` (:func:`model_deltas`): the z-scores are
     those of the full row (over *all* sentences scored); only the statistics
@@ -333,7 +369,7 @@ def source_row(
     ...     source=["LI", "LI", "Adger"])
     >>> md = model_deltas({"a": 3.0, "b": 1.0, "c": 2.5, "d": 2.0, "e": 1.0, "f": 0.0}, t)
     >>> row = source_row(md, t, "LI", model="toy", deltas=[1.0])
-    >>> row["model"], row["n_pairs"], row["n_sentences"], row["adc"]
+    >>> row.model, row.n_pairs, row.n_sentences, row.adc
     ('toy (LI only)', 2, 4, {'1.0': 1.0})
     """
     deltas = list(deltas)
@@ -368,11 +404,11 @@ def source_row(
         sentences=sentences,
         standardized=scored.standardized,
         note=f"{source} pairs only; z-scores over all {len(scored.z)} sentences scored",
-    ).to_json_dict()
+    )
 
 
-def ceiling_row(result: Mapping) -> dict:
-    """The human split-half ceiling as a result row, keys :data:`ROW_KEYS` and three more.
+def ceiling_row(result: Mapping) -> CeilingRow:
+    """The human split-half ceiling as a result row, a :class:`CeilingRow`.
 
     ``result`` is a :func:`metric_adc.ceiling.compute.compute_ceiling` result. Values are the means
     over its split-halves; statistics a split-half has no counterpart for (p-values,
@@ -385,9 +421,9 @@ def ceiling_row(result: Mapping) -> dict:
     --------
     >>> from metric_adc.ceiling.compute import compute_ceiling
     >>> row = ceiling_row(compute_ceiling(n_splits=20, tasks=False, deltas=[1.0]))
-    >>> row["model"], row["n_pairs"], 0.5 < row["adc"]["1.0"] < 1, row["pearson_pairs_p"]
+    >>> row.model, row.n_pairs, 0.5 < row.adc["1.0"] < 1, row.pearson_pairs_p
     ('human split-half (LI only)', 1174, True, None)
-    >>> "Adger" in row["note"] and "Jon Sprouse" in row["authors_note"]
+    >>> "Adger" in row.note and "Jon Sprouse" in row.authors_note
     True
     """
     stats = result["stats"]
@@ -415,12 +451,12 @@ def ceiling_row(result: Mapping) -> dict:
         standardized=True,
         note=result["note"],
     )
-    return {
+    return CeilingRow(
         **row.to_json_dict(),
-        "authors_note": result["authors_note"],
-        "n_splits": int(result["n_splits"]),
-        "seed": result["seed"],
-    }
+        authors_note=result["authors_note"],
+        n_splits=int(result["n_splits"]),
+        seed=result["seed"],
+    )
 
 
 # ----------------------------------------------------------------------------- the family
@@ -441,9 +477,8 @@ def benchmark_row(
     convention: str | None = None,
     n_units: int | None = None,
     note: str | None = None,
-    extra: Mapping | None = None,
-) -> dict:
-    """A model's row on one benchmark (keys :data:`BENCHMARK_ROW_KEYS`, then ``extra``) from
+) -> BenchmarkRow:
+    """A model's row on one benchmark (a :class:`BenchmarkRow`) from
     its result (:func:`metric_adc.family.statistics.evaluate_items` or
     :func:`~metric_adc.report.references.reference_results`); ``note`` defaults to the result's.
 
@@ -456,7 +491,7 @@ def benchmark_row(
     ...     "contrast": ["scope", "scope"], "paradigm": ["p", "q"], "passed": [True, False]}))
     >>> row = benchmark_row(summarize_outcomes("npi", o), model="toy (slor)", convention="slor",
     ...                     n_units=4)
-    >>> row["benchmark"], row["headline"], row["n_items"], row["n_pairs"], row["cloze"]
+    >>> row.benchmark, row.headline, row.n_items, row.n_pairs, row.cloze
     ('npi', 0.5, 2, 2, None)
     """
     body = {
@@ -467,12 +502,13 @@ def benchmark_row(
         "cloze": result["cloze"],
         "labelled": result["labelled"],
     }
-    return _row(
-        model=model,
-        benchmark=result["benchmark"],
-        convention=convention,
-        headline=result["headline"]["value"],
-        body=body,
-        note=result["note"] if note is None else note,
-        extra=extra,
+    return BenchmarkRow(
+        **_row(
+            model=model,
+            benchmark=result["benchmark"],
+            convention=convention,
+            headline=result["headline"]["value"],
+            body=body,
+            note=result["note"] if note is None else note,
+        )
     )

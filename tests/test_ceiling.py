@@ -167,13 +167,13 @@ def test_real_ceiling(inputs):
         width = lambda r, n=name: r["stats"][n]["mean_hi"] - r["stats"][n]["mean_lo"]  # noqa: E731
         assert width(many) < width(few)
     row = result_rows.ceiling_row(many)
-    assert list(row) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
-    assert row["model"] == "human split-half (LI only)" and row["n_pairs"] == 1174
-    assert set(row["adc"]) == {"0.5", "1.0", "5.0"}
-    assert "Adger" in row["note"] and "no participant-level data" in row["note"]
+    assert list(row.to_json_dict()) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
+    assert row.model == "human split-half (LI only)" and row.n_pairs == 1174
+    assert set(row.adc) == {"0.5", "1.0", "5.0"}
+    assert "Adger" in row.note and "no participant-level data" in row.note
     # ADC grows with δ and never passes more pairs than agree in sign (ADC at δ → ∞)
-    adc = [row["adc"][k] for k in ("0.5", "1.0", "5.0")]
-    assert 0 < adc[0] < adc[1] < adc[2] <= row["human_sign"] < 1
+    adc = [row.adc[k] for k in ("0.5", "1.0", "5.0")]
+    assert 0 < adc[0] < adc[1] < adc[2] <= row.human_sign < 1
     curve = many["curve"]["adc_mean"]
     assert all(a <= b + 1e-12 for a, b in itertools.pairwise(curve))
 
@@ -222,12 +222,12 @@ def test_cli_table_and_plot(inputs, capsys, tmp_path):
 def test_the_human_row_and_its_curve_agree_and_the_app_ships_them():
     c = C.human_ceiling()
     row, curve = c["row"], c["curve"]
-    assert (row["model"], row["n_pairs"], row["n_splits"], row["seed"]) == (C.LABEL, 1174, 100, 0)
+    assert (row.model, row.n_pairs, row.n_splits, row.seed) == (C.LABEL, 1174, 100, 0)
     # the curve (a δ sweep) and the row (ADC at each δ) are computed apart: they must meet
     at = dict(zip(curve["deltas"], curve["adc_mean"], strict=True))
-    for k, value in row["adc"].items():
+    for k, value in row.adc.items():
         assert at[float(k)] == pytest.approx(value, abs=1e-12), k
     assert list(curve["deltas"]) == list(C.CURVE_GRID)
     # the app, whose host has no participant-level data, ships this very record
     shipped = json.loads((REPO / "space" / "results" / "ceiling.json").read_text("utf-8"))
-    assert shipped == json.loads(json.dumps(c))
+    assert shipped == json.loads(json.dumps({**c, "row": row.to_json_dict()}))

@@ -89,18 +89,18 @@ def ceiling20():
 
 def test_ceiling_row_is_a_result_row_of_the_split_half_means(ceiling20):
     human = result_rows.ceiling_row(ceiling20)
-    assert list(human) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
-    assert (human["model"], human["n_pairs"], human["n_sentences"]) == (ceiling.LABEL, 1174, 2400)
-    assert "no participant-level data" in human["note"] and "Adger" in human["note"]
-    assert "contact Jon Sprouse" in human["authors_note"]
-    assert (human["n_splits"], human["seed"], human["n_excluded"]) == (20, 0, 0)
+    assert list(human.to_json_dict()) == [*result_rows.ROW_KEYS, "authors_note", "n_splits", "seed"]
+    assert (human.model, human.n_pairs, human.n_sentences) == (ceiling.LABEL, 1174, 2400)
+    assert "no participant-level data" in human.note and "Adger" in human.note
+    assert "contact Jon Sprouse" in human.authors_note
+    assert (human.n_splits, human.seed, human.n_excluded) == (20, 0, 0)
     stats = ceiling20["stats"]
-    assert human["adc"] == {k: stats[f"adc_{k}"]["mean"] for k in ("0.5", "1.0", "5.0")}
+    assert human.adc == {k: stats[f"adc_{k}"]["mean"] for k in ("0.5", "1.0", "5.0")}
     for key in ("blimp", "human_sign", "adc_auc", "pearson_pairs", "pearson_sentences"):
-        assert human[key] == stats[key]["mean"], key
+        assert getattr(human, key) == stats[key]["mean"], key
     # a split-half has no p-values, Spearman or breakdown: None, never a made-up number
     for key in ("pearson_pairs_p", "spearman_pairs", "spearman_sentences_p", "by_group"):
-        assert human[key] is None, key
+        assert getattr(human, key) is None, key
 
 
 def test_reproduce_adds_the_human_row(capsys):

@@ -357,20 +357,22 @@ def test_a_report_carries_its_settings_to_its_formatter_and_not_into_its_json():
     from metric_adc.report.family_format import format_benchmark_report
     from metric_adc.report.formatting import format_li_adger_report
     from metric_adc.report.shape import report_of
+    from metric_adc.result_rows import ROW_KEYS, AdcRow, BenchmarkRow
 
     ci = {"low": 0.4, "high": 0.8}
-    row = {"model": "toy", "n_units": 4, "convention": "slor", "headline": 0.6, "n_items": 2,
-           "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
-                                "contrast": {}, "paradigm": {}}},
-           "cloze": None, "labelled": None, "note": None}  # fmt: skip
+    row = BenchmarkRow(model="toy", benchmark="npi", convention="slor", headline=0.6,
+                       n_units=4, n_items=2, n_pairs=2,
+                       pairs={"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
+                                         "contrast": {}, "paradigm": {}}},
+                       cloze=None, labelled=None, note=None)  # fmt: skip
     analysis = {"n_resamples": 9, "resampled": "pairs", "headline": ci,
                 "pairs": {"environment": {"only": ci}}}  # fmt: skip
     report = report_of("npi", [row], analysis=analysis, seed=7, n_resamples=9)
     assert "seed 7." in format_benchmark_report(report)
     assert list(report.to_json_dict()) == list(REPORT_KEYS)
-    li_row = {"model": "toy", "n_pairs": 2, "n_excluded": 0, "n_sentences": 4, "blimp": 1.0,
-              "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
-              "pearson_sentences": 0.25, "note": None}  # fmt: skip
+    li_row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": "toy", "n_pairs": 2,
+                       "n_excluded": 0, "n_sentences": 4, "blimp": 1.0, "adc": {"1.0": 0.5},
+                       "adc_auc": 0.4, "pearson_sentences": 0.25})  # fmt: skip
     intervals = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
     li = report_of("li_adger", [li_row], seed=5, n_resamples=11,
                    analysis={"ci": {"pairs": intervals, "phenomena": None}, "baseline": None})  # fmt: skip

@@ -283,4 +283,4 @@ def test_fitted_linking_needs_li_adger_ids(tmp_path):
         ["x0", "x2"], ["x1", "x3"], {f"x{i}": 0.1 * i for i in range(8)}
     )
     shown, fits = linking_rows(read_scores(path), t, ["slor", "slor"], deltas=[1.0])
-    assert [r["model"] for r in shown] == ["m (slor)"] and fits == {}
+    assert [r.model for r in shown] == ["m (slor)"] and fits == {}

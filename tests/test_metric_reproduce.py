@@ -15,22 +15,22 @@ from metric_adc.thesis.models import reproduce_rows, thesis_model_deltas, thesis
 
 @pytest.fixture(scope="module")
 def thesis_rows():
-    return {r["model"]: r for r in reproduce_rows()}
+    return {r.model: r for r in reproduce_rows()}
 
 
 def test_trigram_slor_matches_the_thesis(thesis_rows):
     r = thesis_rows["trigram-slor"]
     # the thesis evaluates 2,365 pairs: its pair file has 2,367 rows, 2 without a judgement
-    assert (r["n_pairs"], r["n_excluded"]) == (2365, 2)
-    assert round(r["blimp"], 3) == 0.753
-    assert round(r["pearson_pairs"], 3) == 0.333
+    assert (r.n_pairs, r.n_excluded) == (2365, 2)
+    assert round(r.blimp, 3) == 0.753
+    assert round(r.pearson_pairs, 3) == 0.333
     # thesis: 0.301 / 0.520 / 0.744. The recomputation passes 710 / 1228 / 1757 of 2365
     # pairs; the thesis's figures need >= 711 / 1229 / 1759 of 2365 (see docs/metric.md).
-    counts = [round(r["adc"][k] * 2365) for k in ("0.5", "1.0", "5.0")]
+    counts = [round(r.adc[k] * 2365) for k in ("0.5", "1.0", "5.0")]
     assert counts == [710, 1228, 1757]
     for k, published in (("0.5", 0.301), ("1.0", 0.520), ("5.0", 0.744)):
-        assert abs(r["adc"][k] - published) < 0.0015
-    assert r["standardized"] is False and "larger population" in r["note"]
+        assert abs(r.adc[k] - published) < 0.0015
+    assert r.standardized is False and "larger population" in r.note
 
 
 def test_bert_z_scores_recomputed_equal_the_thesis_columns():
@@ -81,13 +81,13 @@ def test_every_thesis_row_is_its_published_delta_column_counted_by_hand(thesis_r
     assert len(thesis_rows) == 8
     for name, m in published.items():
         r = thesis_rows[name]
-        assert (r["n_pairs"], r["n_excluded"]) == (2365, 2), name
-        assert r["blimp"] == pytest.approx(np.mean(m > 0), abs=1e-12), name
+        assert (r.n_pairs, r.n_excluded) == (2365, 2), name
+        assert r.blimp == pytest.approx(np.mean(m > 0), abs=1e-12), name
         for k in ("0.5", "1.0", "5.0"):
             passed = np.mean((np.sign(m) == np.sign(h)) & (np.abs(h - m) < float(k)))
-            assert r["adc"][k] == pytest.approx(passed, abs=1e-12), (name, k)
-        assert r["pearson_pairs"] == pytest.approx(stats.pearsonr(m, h).statistic, abs=1e-9)
-    assert all(r["n_sentences"] == 4178 for n, r in thesis_rows.items() if n.startswith("bert"))
+            assert r.adc[k] == pytest.approx(passed, abs=1e-12), (name, k)
+        assert r.pearson_pairs == pytest.approx(stats.pearsonr(m, h).statistic, abs=1e-9)
+    assert all(r.n_sentences == 4178 for n, r in thesis_rows.items() if n.startswith("bert"))
 
 
 def test_cli_reproduce_json(capsys):
@@ -145,9 +145,9 @@ def test_evaluate_li_adger_on_the_dataset_agrees_with_the_thesis_pairs(thesis_ro
     row = evaluate_li_adger(s, model="blc")
     want = thesis_rows["bert-large-cased-cola"]
     # the dataset's 2,365 evaluable pairs are the thesis's pairs minus the 2 without judgement
-    assert (row["n_pairs"], row["n_excluded"]) == (2365, 0)
+    assert (row.n_pairs, row.n_excluded) == (2365, 0)
     for k in ("blimp", "adc", "pearson_pairs", "pearson_sentences"):
-        assert row[k] == pytest.approx(want[k])
+        assert getattr(row, k) == pytest.approx(getattr(want, k))
 
 
 def test_cli_reproduce_refuses_a_corrupted_thesis_file(tmp_path, capsys):

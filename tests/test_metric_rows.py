@@ -4,6 +4,7 @@ source's pairs."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -44,12 +45,12 @@ def test_a_row_without_judgements_is_the_blimp_criterion_alone():
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], None, source=["s1", "s2"])
     assert t.human_delta is None and t.sentence_ids() == ["a", "c", "b", "d"]
     row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", deltas=[1.0])
-    assert list(row) == list(result_rows.ROW_KEYS)
-    assert (row["n_pairs"], row["n_sentences"], row["blimp"]) == (2, 4, 0.5)
+    assert list(row.to_json_dict()) == list(result_rows.ROW_KEYS)
+    assert (row.n_pairs, row.n_sentences, row.blimp) == (2, 4, 0.5)
     for key in ("human_sign", "adc_auc", "pearson_pairs", "pearson_sentences"):
-        assert row[key] is None, key
-    assert row["adc"] == {"1.0": None}
-    assert row["by_group"]["s1"]["blimp"] == 1.0 and row["by_group"]["s2"]["blimp"] == 0.0
+        assert getattr(row, key) is None, key
+    assert row.adc == {"1.0": None}
+    assert row.by_group["s1"]["blimp"] == 1.0 and row.by_group["s2"]["blimp"] == 0.0
 
 
 def test_source_row_restricts_the_statistics_not_the_z_scores():
@@ -61,10 +62,10 @@ def test_source_row_restricts_the_statistics_not_the_z_scores():
     scored = pairs.model_deltas(s, t)
     li = result_rows.source_row(scored, t, "LI", model="toy", deltas=[1.0, 5.0])
     # LI pairs: Δlm = 2/sd ≈ 2.089 for both; Δh = 2 (error 0.089) and 1 (error 1.089)
-    assert (li["model"], li["n_pairs"], li["n_sentences"]) == ("toy (LI only)", 2, 4)
-    assert li["adc"] == {"1.0": 0.5, "5.0": 1.0} and li["blimp"] == 1.0
-    assert li["note"] == "LI pairs only; z-scores over all 6 sentences scored"
-    assert li["by_group"] is None and list(li) == list(result_rows.ROW_KEYS)
+    assert (li.model, li.n_pairs, li.n_sentences) == ("toy (LI only)", 2, 4)
+    assert li.adc == {"1.0": 0.5, "5.0": 1.0} and li.blimp == 1.0
+    assert li.note == "LI pairs only; z-scores over all 6 sentences scored"
+    assert li.by_group is None and list(li.to_json_dict()) == list(result_rows.ROW_KEYS)
     with pytest.raises(ValueError, match=r"no pair has source 'X' \(expected one of"):
         result_rows.source_row(scored, t, "X")
 
@@ -105,7 +106,7 @@ def test_the_adc_row_headline_is_li_adgers_headline():
     t = pairs.PairTable.from_judgements(["a", "c"], ["b", "d"], {k: 0.0 for k in SCORES})
     row = result_rows.model_row(pairs.model_deltas(SCORES, t), t, model="toy", convention="slor")
     # pairs a-b (3 > 1) pass, c-d (0 < 2) fail
-    assert (row["benchmark"], row["convention"], row["headline"]) == ("li_adger", "slor", 0.5)
+    assert (row.benchmark, row.convention, row.headline) == ("li_adger", "slor", 0.5)
 
 
 @pytest.mark.parametrize(
@@ -140,14 +141,18 @@ def _npi_result(passed: list[bool], environments: list[str]) -> dict:
 def test_benchmark_row_by_hand():
     result = _npi_result([True, True, False, True], ["adverbs", "only", "only", "only"])
     row = result_rows.benchmark_row(result, model="toy (slor)", convention="slor", n_units=8)
-    assert list(row) == list(result_rows.BENCHMARK_ROW_KEYS)
-    assert (row["benchmark"], row["headline"], row["n_units"], row["n_items"], row["n_pairs"]) == (
+    assert list(row.to_json_dict()) == list(result_rows.BENCHMARK_ROW_KEYS)
+    assert (row.benchmark, row.headline, row.n_units, row.n_items, row.n_pairs) == (
         "npi", 0.75, 8, 4, 4
     )  # fmt: skip
-    assert row["pairs"]["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
-    assert (row["cloze"], row["labelled"], row["note"]) == (None, None, None)
-    extra = result_rows.benchmark_row(result, model="x", note="n", extra={"k": 1})
-    assert list(extra) == [*result_rows.BENCHMARK_ROW_KEYS, "k"] and extra["note"] == "n"
+    assert row.pairs["groups"]["environment"]["only"] == {"n_pairs": 3, "blimp": 2 / 3}
+    assert (row.cloze, row.labelled, row.note) == (None, None, None)
+    assert result_rows.benchmark_row(result, model="x", note="n").note == "n"
+    # the thesis's Table 2.2 rows print one key more, after the note
+    from metric_adc.thesis.table_2_2 import Table22Row
+
+    keys = [f.name for f in dataclasses.fields(Table22Row)]
+    assert keys == [*result_rows.BENCHMARK_ROW_KEYS, "mcc_thesis_label"]
 
 
 def test_benchmark_row_counts_what_the_headline_counts():
@@ -160,7 +165,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
     cloze = summarize_outcomes("diagnostics", Outcomes("diagnostics", sensitivity=sens))
     row = result_rows.benchmark_row(cloze, model="m")
     # mean over sets: S1 1/2, S2 1/1
-    assert (row["headline"], row["n_items"], row["n_pairs"]) == (0.75, 3, None)
+    assert (row.headline, row.n_items, row.n_pairs) == (0.75, 3, None)
     lab = pd.DataFrame({"id": list("abcd"), "split": ["x", "x", "y", "y"],
                         "label": [True, False, True, False],
                         "predicted": [True, False, True, True]})  # fmt: skip
@@ -168,7 +173,7 @@ def test_benchmark_row_counts_what_the_headline_counts():
     labelled = summarize_outcomes("cola", Outcomes("cola", labelled=lab, classifier=how))
     row = result_rows.benchmark_row(labelled, model="m")
     # TP 2, FP 1, FN 0, TN 1: MCC 2 / sqrt(3·2·2·1)
-    assert row["headline"] == pytest.approx(2 / math.sqrt(12)) and row["n_items"] == 4
+    assert row.headline == pytest.approx(2 / math.sqrt(12)) and row.n_items == 4
 
 
 def test_summary_row_by_hand():
@@ -181,10 +186,10 @@ def test_summary_row_by_hand():
     )
     s = summary_row([adc, npi], model="toy (slor)", convention="slor",
                          files={"li_adger": "a.jsonl", "npi": "b.jsonl"})  # fmt: skip
-    assert list(s) == list(SUMMARY_KEYS)
-    assert s["headlines"] == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "npi_cloze": None,
+    assert list(s.to_json_dict()) == list(SUMMARY_KEYS)
+    assert s.headlines == {"li_adger": 0.5, "blimp": None, "npi": 0.5, "npi_cloze": None,
                               "diagnostics": None, "cola": None}  # fmt: skip
     # δ = 0.5: Δlm (z) = 2/sd = 1.789 against Δh 2 (error .21, passes); the other pair fails
-    assert s["adc"] == 0.5 and s["li_adger_mcc"] is None and s["reference"] is False
+    assert s.adc == 0.5 and s.li_adger_mcc is None and s.reference is False
     with pytest.raises(ValueError, match=r"'toy' has two results on 'npi' \(0.5 and 1.0\)"):
-        summary_row([npi, {**npi, "headline": 1.0}], model="toy")
+        summary_row([npi, dataclasses.replace(npi, headline=1.0)], model="toy")

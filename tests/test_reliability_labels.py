@@ -99,7 +99,7 @@ def test_linking_rows_keep_the_unigram_source_only_where_it_is_used():
     )
     t = PairTable.from_judgements(["a", "c"], ["b", "d"], {"a": 1.0, "b": -1.0, "c": 0.5, "d": 0})
     shown, _ = linking_rows(sf, t, ["meanlp", "normlp", "slor"], deltas=[1.0])
-    assert [r["model"] for r in shown] == [
+    assert [r.model for r in shown] == [
         "smollm2 (meanlp, default)",
         "smollm2 (normlp, default, trigram unigrams)",
         "smollm2 (slor, default, trigram unigrams)",

@@ -87,9 +87,9 @@ def test_api_leaderboard_follows_delta_and_matches_the_metric(client, expected):
         col = f"ADC δ={delta:.2f}"
         assert col in df.columns
         got = df.set_index("Model").loc[BASELINE]
-        assert got[col] == pytest.approx(row["adc"][repr(delta)], abs=5e-4)
-        assert got["BLiMP"] == pytest.approx(row["blimp"], abs=5e-4)
-        assert got["Pairs"] == row["n_pairs"]
+        assert got[col] == pytest.approx(row.adc[repr(delta)], abs=5e-4)
+        assert got["BLiMP"] == pytest.approx(row.blimp, abs=5e-4)
+        assert got["Pairs"] == row.n_pairs
         lo, hi = (float(x) for x in got["95% CI"].split("–"))
         assert lo <= got[col] <= hi
         assert list(df[col].dropna()) == sorted(df[col].dropna(), reverse=True)
@@ -145,8 +145,8 @@ def test_api_upload_valid_csv_joins_this_session_only(
     df = _frame(client.predict(0.5, api_name="/leaderboard")).set_index("Model")
     row = result_rows.evaluate_on_pairs(scores, expected[0], deltas=[0.5])
     assert df.loc["char count", "Kind"] == "your upload"
-    assert df.loc["char count", "ADC δ=0.50"] == pytest.approx(row["adc"]["0.5"], abs=5e-4)
-    assert df.loc["char count", "BLiMP"] == pytest.approx(row["blimp"], abs=5e-4)
+    assert df.loc["char count", "ADC δ=0.50"] == pytest.approx(row.adc["0.5"], abs=5e-4)
+    assert df.loc["char count", "BLiMP"] == pytest.approx(row.blimp, abs=5e-4)
     other = _frame(Client(server, verbose=False).predict(0.5, api_name="/leaderboard"))
     assert "char count" not in set(other["Model"])
 

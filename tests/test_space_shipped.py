@@ -95,7 +95,7 @@ def test_every_shipped_li_adger_file_recomputes_to_its_summary():
     for s in files:
         assert len(s.scores) == 4178, s.name
         row = result_rows.evaluate_on_pairs(s.scores, table, model=s.name, note=s.note)
-        _approx_equal(json.loads(json.dumps(row)), s.row, s.name)
+        _approx_equal(json.loads(json.dumps(row.to_json_dict())), s.row, s.name)
 
 
 def test_the_shipped_trigram_row_is_the_readmes():
@@ -205,7 +205,7 @@ def test_the_shipped_thesis_models_give_the_readmes_rows():
         assert s.name == display_name(name), name
         row = result_rows.evaluate_on_pairs(
             s.scores, table, model=s.name, standardize=False, note=s.note
-        )
+        ).to_json_dict()
         assert _rounded(row) == readme_row(s.name), name
         # the same row but for where the z-scores were made (here: shipped as z-scores)
         row = {k: v for k, v in row.items() if k != "standardized"}

@@ -33,8 +33,7 @@ import numpy as np
 from baselines.engines.vllm_args import VLLM_INSTALL_HINT, check_engine_arg_names, engine_kwargs
 from baselines.hf import hub_options, library_versions, revision_metadata
 from baselines.interface import scorer_identity
-from baselines.kinds.causal_base import CAUSAL_VARIANTS, CausalScorerBase, check_convention
-from metric_adc.linking.formulas import check_linking_name
+from baselines.kinds.causal_base import CausalScorerBase, check_text_options
 
 __all__ = ["VLLMCausalScorer", "require_vllm", "vllm_device_type", "vllm_distribution"]
 
@@ -113,8 +112,7 @@ class VLLMCausalScorer(CausalScorerBase):
         extra_metadata: Mapping[str, Any] | None = None,
         engine_args: Mapping[str, Any] | None = None,
     ) -> None:
-        check_linking_name(variant, allowed=CAUSAL_VARIANTS)
-        check_convention(convention, context_token)
+        check_text_options(variant=variant, convention=convention, context_token=context_token)
         self._distribution = require_vllm()
         source = str(model_name_or_path)
         self._device = vllm_device_type(device)

@@ -5,13 +5,12 @@ A run's ``configuration`` is one training unit, ``TRAIN>EVAL``
 (:func:`li_adger.benchmarks.npi_configurations.parse_configuration`): environments joined by
 ``+`` on each side, ``cola`` as TRAIN for a CoLA fine-tune. The training set is the TRAIN
 environments' training sentences with their acceptability from the feature rule (the first
-``train_cap`` of each environment: :func:`li_adger.benchmarks.npi_units.train_examples`), or CoLA's
-training set (its first ``train_cap``); the evaluation sets are ``npi_test`` (the EVAL
-environments' test sentences) and ``wilcox`` (:mod:`li_adger.benchmarks.npi_units`).
+``train_cap`` of each environment: :func:`li_adger.benchmarks.npi_units.train_examples`); the
+evaluation sets are ``npi_test`` (the EVAL environments' test sentences) and ``wilcox``
+(:mod:`li_adger.benchmarks.npi_units`).
 
-``finetune --task npi`` trains no ``cola>…`` unit: it reuses CoLA fine-tunes that exist
-(:mod:`baselines.finetune.reuse`); the CoLA training set here serves a caller of
-:func:`baselines.finetune.train.finetune_once` that asks for one.
+A ``cola>…`` unit is never trained here: ``finetune --task npi`` reuses CoLA fine-tunes that
+exist (:mod:`baselines.finetune.reuse`), and :func:`npi_train_set` refuses one.
 
 The paper's five configurations are lists of such units (:func:`specs_for`, used by
 ``python -m baselines finetune --task npi --configuration all-but-1``), each a run folder
@@ -45,16 +44,27 @@ TASK = "npi"
 
 
 def npi_train_set(spec: FinetuneSpec) -> list[Example]:
-    """The unit's training sentences and acceptability labels (CoLA's for ``cola>…``)."""
+    """The unit's training sentences and acceptability labels; a ``cola>…`` unit raises (its
+    models are CoLA fine-tunes, reused: :mod:`baselines.finetune.reuse`).
+
+    Examples
+    --------
+    >>> from baselines.finetune.spec import FinetuneSpec
+    >>> npi_train_set(FinetuneSpec(task="npi", configuration="cola>only"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the unit cola>only is trained on CoLA: its models are CoLA fine-tunes, reused (give --cola-run DIR to finetune --task npi), never trained as an NPI unit
+    """
     from li_adger.benchmarks.npi_configurations import parse_configuration
     from li_adger.benchmarks.npi_units import source_files, train_examples
     from li_adger.sources import find_sources
 
     unit = parse_configuration(spec.configuration)
     if not unit.train:
-        from baselines.finetune.cola_task import cola_train_set
-
-        return cola_train_set(spec)
+        raise ValueError(
+            f"the unit {spec.configuration} is trained on CoLA: its models are CoLA fine-tunes, reused "
+            "(give --cola-run DIR to finetune --task npi), never trained as an NPI unit"
+        )
     paths = find_sources(source_files(unit.train))
     return [Example(t, y) for t, y in train_examples(paths, unit.train, spec.train_cap)]
 

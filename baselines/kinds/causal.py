@@ -31,8 +31,7 @@ from baselines.fast.layout import check_packing, decoder_layout
 from baselines.fast.packing import PACK_WIDTH
 from baselines.hf import library_versions, max_sequence_length
 from baselines.interface import PACKINGS, scorer_identity
-from baselines.kinds.causal_base import CAUSAL_VARIANTS, CausalScorerBase, check_convention
-from metric_adc.linking.formulas import check_linking_name
+from baselines.kinds.causal_base import CausalScorerBase, check_text_options
 
 __all__ = [
     "HEAD_ROWS",
@@ -75,8 +74,7 @@ def check_options(
     ...
     ValueError: packing must be one of 'trie', 'rows', 'padded' (got 'stacked')
     """
-    check_linking_name(variant, allowed=CAUSAL_VARIANTS)
-    check_convention(convention, context_token)
+    check_text_options(variant=variant, convention=convention, context_token=context_token)
     check_packing(packing)
 
 

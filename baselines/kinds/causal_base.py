@@ -58,13 +58,14 @@ import numpy as np
 
 from baselines.interface import TokenLogProbs, UnitError, check_cloze, check_sentences
 from baselines.kinds.cloze import TokenCandidates
-from metric_adc.linking.formulas import check_linking_name
+from metric_adc.linking.formulas import LinkingFunction, check_linking_name
 
 __all__ = [
     "CAUSAL_VARIANTS",
     "CONVENTIONS",
     "CausalScorerBase",
     "check_convention",
+    "check_text_options",
     "resolve_context_token",
 ]
 
@@ -128,6 +129,27 @@ def check_convention(convention: str, context_token: str) -> None:
         )
 
 
+def check_text_options(
+    *, variant: str = "logprob", convention: str = "default", context_token: str = "auto"
+) -> LinkingFunction:
+    """The one check of a causal scorer's variant and convention (with the context token),
+    whatever its engine: the spec (:func:`baselines.spec.score_spec`) and both engines'
+    constructors call it before anything loads. Returns the variant's linking function.
+
+    Examples
+    --------
+    >>> check_text_options(variant="meanlp").name
+    'meanlp'
+    >>> check_text_options(variant="slor")
+    Traceback (most recent call last):
+    ...
+    ValueError: variant must be one of 'logprob', 'meanlp', 'penlp' (got 'slor')
+    """
+    linking = check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+    check_convention(convention, context_token)
+    return linking
+
+
 class CausalScorerBase:
     """The engine-independent half of a causal-LM scorer (see the module docs).
 
@@ -179,8 +201,9 @@ class CausalScorerBase:
     ) -> None:
         """Set what the text half needs: tokenizer, name, variant, convention, context token
         and the longest id list the model accepts (``None``: no limit known)."""
-        check_convention(convention, context_token)
-        self._linking = check_linking_name(variant, allowed=CAUSAL_VARIANTS)
+        self._linking = check_text_options(
+            variant=variant, convention=convention, context_token=context_token
+        )
         self.tokenizer = tokenizer
         self.name = str(name)
         self.variant = variant

@@ -34,6 +34,25 @@ from baselines.hf import LoadOptions, library_versions, load_pretrained
 from baselines.interface import UnitError, check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
+
+
+def check_output(output: str) -> None:
+    """The one check of the CoLA scorer's output (its variant): the spec
+    (:func:`baselines.spec.score_spec`) and the scorer's constructor call it.
+
+    Examples
+    --------
+    >>> check_output("margin")
+    Traceback (most recent call last):
+    ...
+    ValueError: output must be one of 'signed-confidence', 'logit-margin' (got 'margin')
+    """
+    if output not in OUTPUTS:
+        raise ValueError(
+            f"output must be one of 'signed-confidence', 'logit-margin' (got {output!r})"
+        )
+
+
 ACCEPTABLE = 1  # CoLA's label for acceptable sentences
 
 
@@ -138,10 +157,7 @@ class ColaScorer:
     ) -> None:
         from transformers import AutoModelForSequenceClassification
 
-        if output not in OUTPUTS:
-            raise ValueError(
-                f"output must be one of 'signed-confidence', 'logit-margin' (got {output!r})"
-            )
+        check_output(output)
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int (got {batch_size!r})")
         self.path = str(model_name_or_path)

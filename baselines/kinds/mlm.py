@@ -65,6 +65,22 @@ from baselines.kinds.cloze import TokenCandidates
 VARIANTS: tuple[str, ...] = ("original", "word-l2r")
 
 
+def check_variant(variant: str) -> None:
+    """The one check of the masked-LM scorer's variant: the spec
+    (:func:`baselines.spec.score_spec`), the scorer's constructor and :func:`mask_plan` call it.
+
+    Examples
+    --------
+    >>> check_variant("word-l2r")
+    >>> check_variant("l2r")
+    Traceback (most recent call last):
+    ...
+    ValueError: variant must be one of 'original', 'word-l2r' (got 'l2r')
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+
+
 def mask_plan(
     word_ids: Sequence[int | None], special_tokens_mask: Sequence[int], variant: str
 ) -> list[tuple[int, tuple[int, ...]]]:
@@ -83,8 +99,7 @@ def mask_plan(
     ...
     ValueError: variant must be one of 'original', 'word-l2r' (got 'l2r')
     """
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+    check_variant(variant)
     if len(word_ids) != len(special_tokens_mask):
         raise ValueError(
             f"word_ids and special_tokens_mask must have the same length "
@@ -158,8 +173,7 @@ class MaskedLMScorer:
     ) -> None:
         from transformers import AutoModelForMaskedLM
 
-        if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of 'original', 'word-l2r' (got {variant!r})")
+        check_variant(variant)
         if token_budget is not None and (not isinstance(token_budget, int) or token_budget < 1):
             raise ValueError(f"token_budget must be a positive int (got {token_budget!r})")
         self.name = str(model_name_or_path)

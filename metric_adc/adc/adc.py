@@ -296,4 +296,4 @@ class Adc(evaluate.Metric):
             _warn_coverage(ids)
         scored = model_deltas(scores, table, standardize=standardize, population=population)
         row = model_row(scored, table, groups=groups, deltas=deltas, auc_max=auc_max)
-        return {k: row[k] for k in RESULT_KEYS}
+        return {k: getattr(row, k) for k in RESULT_KEYS}

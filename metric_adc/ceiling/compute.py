@@ -308,7 +308,7 @@ def human_ceiling(
     Examples
     --------
     >>> c = human_ceiling()
-    >>> c["row"]["model"], c["row"]["n_pairs"], c["row"]["n_splits"], round(c["row"]["adc"]["0.5"], 3)
+    >>> c["row"].model, c["row"].n_pairs, c["row"].n_splits, round(c["row"].adc["0.5"], 3)
     ('human split-half (LI only)', 1174, 100, 0.486)
     >>> c["curve"]["deltas"][49], round(c["curve"]["adc_mean"][49], 3)
     (0.5, 0.486)

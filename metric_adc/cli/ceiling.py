@@ -86,7 +86,12 @@ def run_ceiling(args: argparse.Namespace) -> int:
         curves = thesis_model_curves(models, inputs.pairs["human_delta"])
         result["plot"] = str(plot_curve(result, args.plot, model_curves=curves))
     if args.json:
-        json.dump({**result, "row": ceiling_row(result)}, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(
+            {**result, "row": ceiling_row(result).to_json_dict()},
+            sys.stdout,
+            indent=2,
+            ensure_ascii=False,
+        )
         print()
     else:
         print(format_ceiling(result))

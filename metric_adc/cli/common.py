@@ -20,6 +20,7 @@ from metric_adc import core
 from metric_adc.ceiling.compute import HUMAN_ROW_SPLITS, human_ceiling
 from metric_adc.linking.fit import DEFAULT_FOLDS
 from metric_adc.linking.function_rows import FITTED, LINKING_CHOICES
+from metric_adc.result_rows import CeilingRow
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 
 __all__ = [
@@ -151,7 +152,7 @@ def li_adger_scores(path: str, args: argparse.Namespace, option: str) -> Benchma
     return bs
 
 
-def human_row(args: argparse.Namespace) -> dict | None:
+def human_row(args: argparse.Namespace) -> CeilingRow | None:
     """The human split-half row of ``--ceiling-splits`` split-halves
     (:func:`metric_adc.ceiling.compute.human_ceiling`), or ``None`` when it is left out
     (``--ceiling-splits 0``) or the participant-level data is absent (saying so on standard

@@ -52,7 +52,10 @@ def run_summary(args: argparse.Namespace) -> int:
         thesis_dir=args.thesis_dir,
         check_text=not args.no_text_check,
     )
-    print(dump({"rows": shown}) if args.json else format_summary(shown, markdown=args.markdown))
+    if args.json:
+        print(dump({"rows": [r.to_json_dict() for r in shown]}))
+    else:
+        print(format_summary(shown, markdown=args.markdown))
     return 0
 
 
@@ -62,5 +65,8 @@ def run_table_2_2(args: argparse.Namespace) -> int:
     from metric_adc.thesis.table_2_2 import table_2_2_rows
 
     shown = table_2_2_rows(args.thesis_dir)
-    print(dump({"rows": shown}) if args.json else format_table_2_2(shown, markdown=args.markdown))
+    if args.json:
+        print(dump({"rows": [r.to_json_dict() for r in shown]}))
+    else:
+        print(format_table_2_2(shown, markdown=args.markdown))
     return 0

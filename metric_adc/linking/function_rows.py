@@ -36,7 +36,7 @@ from metric_adc.family.items import items_of
 from metric_adc.linking.fit import DEFAULT_FOLDS, DEFAULT_SEED, CrossFit, cross_fit
 from metric_adc.linking.formulas import LINKING_FUNCTIONS, LINKING_NAMES
 from metric_adc.pairs import PairTable
-from metric_adc.result_rows import evaluate_on_pairs
+from metric_adc.result_rows import AdcRow, evaluate_on_pairs
 from metric_adc.scores.file import ScoresFile
 from metric_adc.scores.labels import convention_of, row_label
 
@@ -258,7 +258,7 @@ def linking_rows(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     k: int = DEFAULT_FOLDS,
     seed: int = DEFAULT_SEED,
-) -> tuple[list[dict], dict[str, dict]]:
+) -> tuple[list[AdcRow], dict[str, dict]]:
     """One result row (:func:`metric_adc.result_rows.evaluate_on_pairs`) per linking function of
     ``names``, computed from the fields of ``sf``, and how ``fitted`` was fitted
     (``{"fitted": CrossFit.as_dict()}`` when asked for, else ``{}``).
@@ -272,7 +272,7 @@ def linking_rows(
     ...     "logprob": [-9.0, -8.0, -6.0, -7.0], "unigram_logprob": [-14.0, -10.0, -9.0, -8.0],
     ...     "n_words": [3, 2, 3, 3], "n_tokens": [4, 4, 3, 3]})
     >>> shown, fits = linking_rows(sf, t, ["logprob", "slor"], deltas=[1.0])
-    >>> [(r["model"], r["blimp"]) for r in shown], fits
+    >>> [(r.model, r.blimp) for r in shown], fits
     ([('m (logprob)', 0.5), ('m (slor)', 1.0)], {})
     """
     deltas = list(deltas)

@@ -113,7 +113,7 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     >>> text = dict(zip(units["id"], units["sentence"]))
     >>> c = items_of("npi").comparisons
     >>> shorter = [len(text[g]) < len(text[b]) for g, b in zip(c["good_id"], c["bad_id"])]
-    >>> [x["model"] for x in r.rows], r.rows[0]["headline"] == sum(shorter) / len(c)
+    >>> [x.model for x in r.rows], r.rows[0].headline == sum(shorter) / len(c)
     (['length'], True)
     """
     if BENCHMARKS[bs.benchmark].judged:

@@ -9,14 +9,15 @@ statistic is undefined). Nothing here computes a statistic.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.shape import Report
-from metric_adc.report.summary import SUMMARY_DELTA
+from metric_adc.report.summary import SUMMARY_DELTA, SummaryRow
+from metric_adc.result_rows import BenchmarkRow
 from metric_adc.thesis.outputs import display_name
-from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE
+from metric_adc.thesis.table_2_2 import TABLE_2_2_NOTE, Table22Row
 
 __all__ = [
     "DISPLAY_NAMES",
@@ -61,19 +62,19 @@ def _interval(ci: Mapping | None) -> str:
     return "" if ci is None else f"[{fmt(ci['low'])}, {fmt(ci['high'])}]"
 
 
-def format_notes(rows: Sequence[Mapping]) -> str | None:
-    """The rows' notes as a list, one item per note naming its rows (``None`` without notes).
+def format_notes(notes: Iterable[tuple[str, str | None]]) -> str | None:
+    """Rows' notes, given as ``(model, note)``, as a list: one item per note naming its rows
+    (``None`` without notes).
 
     Examples
     --------
-    >>> print(format_notes([{"model": "a", "note": "n"}, {"model": "b", "note": "n"},
-    ...                     {"model": "c", "note": None}]))
+    >>> print(format_notes([("a", "n"), ("b", "n"), ("c", None)]))
     - a, b: n
     """
     by_note: dict[str, list[str]] = {}
-    for r in rows:
-        if r.get("note"):
-            by_note.setdefault(r["note"], []).append(display_name(str(r["model"])))
+    for model, note in notes:
+        if note:
+            by_note.setdefault(note, []).append(display_name(str(model)))
     return "\n".join(f"- {', '.join(who)}: {note}" for note, who in by_note.items()) or None
 
 
@@ -100,18 +101,16 @@ def _head(report: Report) -> list[Block]:
     spec = benchmark(report.benchmark)
     model, refs = report.rows[0], report.rows[1:]
     a = report.analysis
-    units = "—" if model["n_units"] is None else f"{model['n_units']:,}"
+    units = "—" if model.n_units is None else f"{model.n_units:,}"
     lines = [
         f"{_display(spec.name)} ({spec.name}): {spec.title}; {spec.citation.short}.",
         *_subset_lines(report.subset),
-        f"{model['model']}: {units} units scored, convention {model['convention'] or '—'}.",
+        f"{model.model}: {units} units scored, convention {model.convention or '—'}.",
         f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a['n_resamples']} "
         f"resamples of {a['resampled']}, seed {report.seed}.",
     ]
-    table = [
-        [model["model"], fmt(model["headline"]), str(model["n_items"]), _interval(a["headline"])]
-    ]
-    table += [[r["model"], fmt(r["headline"]), str(r["n_items"]), ""] for r in refs]
+    table = [[model.model, fmt(model.headline), str(model.n_items), _interval(a["headline"])]]
+    table += [[r.model, fmt(r.headline), str(r.n_items), ""] for r in refs]
     header = ["model", _STATISTICS[spec.headline.statistic], "n", "95% interval"]
     return [("\n".join(lines), None, None), (None, header, table)]
 
@@ -122,18 +121,18 @@ def _pairs_blocks(report: Report) -> list[Block]:
     groups = report.analysis["pairs"]
     blocks: list[Block] = []
     for column in spec.groups:
-        levels = model["pairs"]["groups"][column]
+        levels = model.pairs["groups"][column]
         body = [
             [
                 level,
                 str(stats["n_pairs"]),
                 fmt(stats["blimp"]),
                 _interval(groups[column][level]),
-                *(fmt(r["pairs"]["groups"][column].get(level, {}).get("blimp")) for r in refs),
+                *(fmt(r.pairs["groups"][column].get(level, {}).get("blimp")) for r in refs),
             ]
             for level, stats in levels.items()
         ]
-        header = [column, "pairs", model["model"], "95% interval", *(r["model"] for r in refs)]
+        header = [column, "pairs", model.model, "95% interval", *(r.model for r in refs)]
         blocks.append((f"BLiMP criterion by {column}:", header, body))
     return blocks
 
@@ -152,7 +151,7 @@ def _cloze_cells(stats: Mapping) -> list[str]:
 
 
 def _cloze_blocks(report: Report) -> list[Block]:
-    cloze = report.rows[0]["cloze"]
+    cloze = report.rows[0].cloze
     intervals = report.analysis["cloze"]
     sets = [
         [name, *_cloze_cells(s), _interval(intervals[name]["sensitivity"]),
@@ -192,7 +191,7 @@ def _threshold_rule(labelled: Mapping) -> str:
 
 
 def _labelled_blocks(report: Report) -> list[Block]:
-    labelled = report.rows[0]["labelled"]
+    labelled = report.rows[0].labelled
     intervals = report.analysis["labelled"]
     body = [
         [name, str(s["n"]), fmt(s["mcc"]), _interval(intervals["splits"][name]), fmt(s["accuracy"])]
@@ -206,14 +205,14 @@ def _labelled_blocks(report: Report) -> list[Block]:
     return [(_threshold_rule(labelled), header, body)]
 
 
-def _table_2_2_blocks(rows: Sequence[Mapping], title: str) -> list[Block]:
+def _table_2_2_blocks(rows: Sequence[BenchmarkRow], title: str) -> list[Block]:
     body = [
         [
-            display_name(r["model"]),
-            str(r["labelled"]["n"]),
-            fmt(r["labelled"]["mcc"]),
-            fmt(r.get("mcc_thesis_label")),
-            fmt(r["labelled"]["accuracy"]),
+            display_name(r.model),
+            str(r.labelled["n"]),
+            fmt(r.labelled["mcc"]),
+            fmt(r.mcc_thesis_label if isinstance(r, Table22Row) else None),
+            fmt(r.labelled["accuracy"]),
         ]
         for r in rows
     ]
@@ -238,7 +237,7 @@ _T22_TITLES = {
 
 
 def format_table_2_2(
-    rows: Sequence[Mapping], *, markdown: bool = False, context: str = "table"
+    rows: Sequence[BenchmarkRow], *, markdown: bool = False, context: str = "table"
 ) -> str:
     """The MCC rows of :func:`metric_adc.thesis.table_2_2.table_2_2_rows` (a CoLA classifier's own row
     first, in ``report``) with the note on the two label columns, titled for its ``context``:
@@ -247,7 +246,9 @@ def format_table_2_2(
 
     Examples
     --------
-    >>> row = {"model": "toy", "labelled": {"n": 4, "mcc": 0.5, "accuracy": 0.75}}
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS
+    >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy",
+    ...     "labelled": {"n": 4, "mcc": 0.5, "accuracy": 0.75}})
     >>> print("\\n".join(format_table_2_2([row], context="li_adger").splitlines()[1:3]))
     model  sentences  MCC (expert labels)  MCC (thesis label)  accuracy
     toy            4                0.500                   —     0.750
@@ -267,10 +268,10 @@ def format_benchmark_report(report: Report, *, markdown: bool = False) -> str:
     Examples
     --------
     >>> ci = {"low": 0.4, "high": 0.8}
-    >>> row = {"model": "toy", "n_units": 4, "convention": "slor", "headline": 0.6, "n_items": 2,
-    ...        "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
-    ...                             "contrast": {}, "paradigm": {}}},
-    ...        "cloze": None, "labelled": None, "note": None}
+    >>> row = BenchmarkRow(model="toy", benchmark="npi", convention="slor", headline=0.6,
+    ...     n_units=4, n_items=2, n_pairs=2, cloze=None, labelled=None, note=None,
+    ...     pairs={"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
+    ...                       "contrast": {}, "paradigm": {}}})
     >>> from metric_adc.report.shape import report_of
     >>> report = report_of("npi", [row], seed=0, n_resamples=9,
     ...                    analysis={"n_resamples": 9, "resampled": "pairs", "headline": ci,
@@ -280,13 +281,13 @@ def format_benchmark_report(report: Report, *, markdown: bool = False) -> str:
     """
     blocks = _head(report)
     model = report.rows[0]
-    if model["pairs"] is not None:
+    if model.pairs is not None:
         blocks += _pairs_blocks(report)
-    if model["cloze"] is not None:
+    if model.cloze is not None:
         blocks += _cloze_blocks(report)
-    if model["labelled"] is not None:
+    if model.labelled is not None:
         blocks += _labelled_blocks(report)
-    notes = format_notes(report.rows[1:])
+    notes = format_notes((r.model, r.note) for r in report.rows[1:])
     if notes:
         blocks.append((notes, None, None))
     if report.table_2_2:
@@ -328,28 +329,29 @@ def _summary_legend() -> str:
     return "\n".join(lines)
 
 
-def format_summary(rows: Sequence[Mapping], *, markdown: bool = False) -> str:
+def format_summary(rows: Sequence[SummaryRow], *, markdown: bool = False) -> str:
     """The summary table (:func:`metric_adc.report.summary.summarize_files`): one row per model and
     convention (then the reference rows), one column per benchmark's headline with LI-Adger's
     BLiMP criterion, ADC and MCC; then what each column is, and the rows' notes.
 
     Examples
     --------
-    >>> row = {"model": "toy (slor)", "headlines": {"li_adger": 0.7, "blimp": 0.65},
-    ...        "adc": 0.3, "li_adger_mcc": None, "note": None}
+    >>> row = SummaryRow(model="toy (slor)", convention="slor", reference=False,
+    ...     headlines={"li_adger": 0.7, "blimp": 0.65}, adc=0.3, li_adger_mcc=None, files={},
+    ...     note=None)
     >>> print(format_summary([row]).splitlines()[1])
     toy (slor)           0.700               0.300             —  0.650    —          —            —     —
     """
     body = []
     for r in rows:
-        cells = [display_name(str(r["model"]))]
+        cells = [display_name(str(r.model))]
         for name, spec in BENCHMARKS.items():
-            cells.append(fmt(r["headlines"].get(name)))
+            cells.append(fmt(r.headlines.get(name)))
             if spec.judged:
-                cells += [fmt(r["adc"]), fmt(r["li_adger_mcc"])]
+                cells += [fmt(r.adc), fmt(r.li_adger_mcc)]
         body.append(cells)
     blocks: list[Block] = [(None, _summary_header(), body), (_summary_legend(), None, None)]
-    notes = format_notes(rows)
+    notes = format_notes((r.model, r.note) for r in rows)
     if notes:
         blocks.append((notes, None, None))
     return _render(blocks, markdown=markdown)

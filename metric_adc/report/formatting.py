@@ -3,7 +3,8 @@ plain-text or markdown tables, the whole report of a LI-Adger scores file
 (:func:`format_li_adger_report`) and of ``reproduce`` (:func:`format_reproduce_report`), their
 notes, the fitted linking's folds, and the human ceiling.
 
-Tables go through :mod:`li_adger.io.text_table`, the one table printer of the project; numbers
+Rows are :class:`~metric_adc.result_rows.AdcRow` (the human row a
+:class:`~metric_adc.result_rows.CeilingRow`). Tables go through :mod:`li_adger.io.text_table`, the one table printer of the project; numbers
 are printed with :func:`li_adger.io.text_table.fmt` (``—`` where a statistic is undefined).
 Nothing here computes a statistic.
 """
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.report.family_format import format_notes, format_table_2_2
 from metric_adc.report.shape import Report
+from metric_adc.result_rows import AdcRow, CeilingRow
 from metric_adc.thesis.outputs import display_name
 
 __all__ = [
@@ -36,38 +38,39 @@ def _signed(x: float | None) -> str:
     return "—" if x is None else f"{x:+.3f}"
 
 
-def format_table(rows: Sequence[Mapping]) -> str:
+def format_table(rows: Sequence[AdcRow]) -> str:
     """A plain-text table of result rows (BLiMP, ADC at each δ, pair and sentence Pearson).
 
     Examples
     --------
-    >>> row = {"model": "toy", "n_pairs": 2, "n_excluded": 0, "blimp": 1.0,
-    ...        "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
-    ...        "pearson_sentences": 0.25}
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": "toy", "n_pairs": 2,
+    ...     "n_excluded": 0, "blimp": 1.0, "adc": {"1.0": 0.5}, "adc_auc": 0.4,
+    ...     "pearson_pairs": None, "pearson_sentences": 0.25})
     >>> print(format_table([row]))
     model  pairs  excl  BLiMP  ADC δ=1.0  ADC area  r pairs  r sentences
     toy        2     0  1.000      0.500     0.400        —        0.250
     """
-    keys = list(rows[0]["adc"]) if rows else []
+    keys = list(rows[0].adc) if rows else []
     header = ["model", "pairs", "excl", "BLiMP", *[f"ADC δ={k}" for k in keys]]
     header += ["ADC area", "r pairs", "r sentences"]
     body = [
         [
-            display_name(str(r["model"])),
-            str(r["n_pairs"]),
-            str(r["n_excluded"]),
-            fmt(r["blimp"]),
-            *[fmt(r["adc"].get(k)) for k in keys],
-            fmt(r.get("adc_auc")),
-            fmt(r.get("pearson_pairs")),
-            fmt(r.get("pearson_sentences")),
+            display_name(str(r.model)),
+            str(r.n_pairs),
+            str(r.n_excluded),
+            fmt(r.blimp),
+            *[fmt(r.adc.get(k)) for k in keys],
+            fmt(r.adc_auc),
+            fmt(r.pearson_pairs),
+            fmt(r.pearson_sentences),
         ]
         for r in rows
     ]
     return text_table(header, body)
 
 
-def format_markdown(rows: Sequence[Mapping]) -> str:
+def format_markdown(rows: Sequence[AdcRow]) -> str:
     """A GitHub-markdown table of result rows, then each row's note as a list item.
 
     Columns: model, pairs, BLiMP, ADC at each δ of the first row, Pearson r at pair and at
@@ -76,8 +79,9 @@ def format_markdown(rows: Sequence[Mapping]) -> str:
 
     Examples
     --------
-    >>> row = {"model": "toy", "n_pairs": 2, "blimp": 1.0, "adc": {"0.5": 0.5, "1.0": 0.75},
-    ...        "pearson_pairs": None, "pearson_sentences": 0.25, "note": "a toy"}
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": "toy", "n_pairs": 2, "blimp": 1.0,
+    ...     "adc": {"0.5": 0.5, "1.0": 0.75}, "pearson_sentences": 0.25, "note": "a toy"})
     >>> print(format_markdown([row]))
     | model | pairs | BLiMP | ADC δ=0.5 | ADC δ=1 | Pearson (pairs) | Pearson (sentences) |
     |---|---:|---:|---:|---:|---:|---:|
@@ -85,21 +89,21 @@ def format_markdown(rows: Sequence[Mapping]) -> str:
     <BLANKLINE>
     - toy: a toy
     """
-    keys = list(rows[0]["adc"]) if rows else []
+    keys = list(rows[0].adc) if rows else []
     header = ["model", "pairs", "BLiMP", *[f"ADC δ={float(k):g}" for k in keys]]
     header += ["Pearson (pairs)", "Pearson (sentences)"]
     body = [
         [
-            display_name(str(r["model"])),
-            str(r["n_pairs"]),
-            fmt(r["blimp"]),
-            *[fmt(r["adc"].get(k)) for k in keys],
-            fmt(r.get("pearson_pairs")),
-            fmt(r.get("pearson_sentences")),
+            display_name(str(r.model)),
+            str(r.n_pairs),
+            fmt(r.blimp),
+            *[fmt(r.adc.get(k)) for k in keys],
+            fmt(r.pearson_pairs),
+            fmt(r.pearson_sentences),
         ]
         for r in rows
     ]
-    notes = format_notes(rows)
+    notes = format_notes((r.model, r.note) for r in rows)
     return "\n".join([markdown_table(header, body), *(["", notes] if notes else [])])
 
 
@@ -145,7 +149,7 @@ def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = F
     return "\n".join(lines)
 
 
-def format_human_note(human: Mapping) -> str:
+def format_human_note(human: CeilingRow) -> str:
     """The caption of the human split-half row (:func:`metric_adc.result_rows.ceiling_row`),
     printed under a table that shows the row. The note of the data's authors is printed once,
     to standard error, where the participant data is read
@@ -153,53 +157,57 @@ def format_human_note(human: Mapping) -> str:
 
     Examples
     --------
-    >>> print(format_human_note({"model": "humans", "n_splits": 5, "seed": 0, "note": "LI only",
-    ...                          "authors_note": "Ask first."}))
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> print(format_human_note(CeilingRow(**{**dict.fromkeys(ROW_KEYS), "model": "humans",
+    ...     "note": "LI only"}, authors_note="Ask first.", n_splits=5, seed=0)))
     humans (5 split-halves, seed 0): LI only
     """
-    return f"{human['model']} ({human['n_splits']} split-halves, seed {human['seed']}): {human['note']}"
+    return f"{human.model} ({human.n_splits} split-halves, seed {human.seed}): {human.note}"
 
 
-def format_report_notes(rows: Sequence[Mapping]) -> str:
+def format_report_notes(rows: Sequence[AdcRow]) -> str:
     """The lines under ``report``'s table: pairs excluded, the z-score population and, when
     the model's row on the LI pairs stands beside the human row, what that row is.
 
     Examples
     --------
-    >>> print(format_report_notes([{"n_excluded": 0, "n_sentences": 6}]))
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "n_excluded": 0, "n_sentences": 6})
+    >>> print(format_report_notes([row]))
     0 pair(s) excluded for a missing human judgement; z-scores over 6 sentences.
     """
     row = rows[0]
     lines = [
-        f"{row['n_excluded']} pair(s) excluded for a missing human judgement; "
-        f"z-scores over {row['n_sentences']} sentences."
+        f"{row.n_excluded} pair(s) excluded for a missing human judgement; "
+        f"z-scores over {row.n_sentences} sentences."
     ]
     if len(rows) > 2:
         lines.append(
-            f"{rows[1]['model']}: the model on the {rows[1]['n_pairs']} LI pairs, the pairs "
-            f"of the human row ({rows[1]['note']})."
+            f"{rows[1].model}: the model on the {rows[1].n_pairs} LI pairs, the pairs "
+            f"of the human row ({rows[1].note})."
         )
     return "\n".join(lines)
 
 
-def format_reproduce_notes(models: Sequence[Mapping]) -> str:
+def format_reproduce_notes(models: Sequence[AdcRow]) -> str:
     """The lines under ``reproduce``'s table: the pairs excluded and each model row's note.
 
     Examples
     --------
-    >>> rows = [{"model": "a", "n_excluded": 2, "note": None},
-    ...         {"model": "b", "n_excluded": 2, "note": "as given"}]
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> rows = [AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": m, "n_excluded": 2, "note": n})
+    ...         for m, n in [("a", None), ("b", "as given")]]
     >>> print(format_reproduce_notes(rows))
     Pairs: the thesis's pair file; 2 pair(s) lack a human judgement and are excluded.
     b: as given.
     """
-    excl = sorted({r["n_excluded"] for r in models})
+    excl = sorted({r.n_excluded for r in models})
     lines = [
         f"Pairs: the thesis's pair file; {', '.join(map(str, excl))} pair(s) lack a human "
         "judgement and are excluded."
     ]
-    for note in sorted({r["note"] for r in models if r["note"]}):
-        who = ", ".join(display_name(r["model"]) for r in models if r["note"] == note)
+    for note in sorted({r.note for r in models if r.note}):
+        who = ", ".join(display_name(r.model) for r in models if r.note == note)
         lines.append(f"{who}: {note}.")
     return "\n".join(lines)
 
@@ -301,9 +309,9 @@ def format_fits(fits: Mapping[str, Mapping]) -> str:
     return "\n".join(lines)
 
 
-def _human(rows: Sequence[Mapping]) -> Mapping | None:
-    """The human split-half row of a report's rows (the row carrying the authors' note)."""
-    return next((r for r in rows if "authors_note" in r), None)
+def _human(rows: Sequence[AdcRow]) -> CeilingRow | None:
+    """The human split-half row of a report's rows."""
+    return next((r for r in rows if isinstance(r, CeilingRow)), None)
 
 
 def format_li_adger_report(report: Report, *, markdown: bool = False) -> str:
@@ -316,9 +324,10 @@ def format_li_adger_report(report: Report, *, markdown: bool = False) -> str:
 
     Examples
     --------
-    >>> row = {"model": "toy", "n_pairs": 2, "n_excluded": 0, "n_sentences": 4, "blimp": 1.0,
-    ...        "adc": {"1.0": 0.5}, "adc_auc": 0.4, "pearson_pairs": None,
-    ...        "pearson_sentences": 0.25, "note": None}
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": "toy", "n_pairs": 2,
+    ...     "n_excluded": 0, "n_sentences": 4, "blimp": 1.0, "adc": {"1.0": 0.5},
+    ...     "adc_auc": 0.4, "pearson_sentences": 0.25})
     >>> ci = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
     >>> from metric_adc.report.shape import report_of
     >>> report = report_of("li_adger", [row], analysis={"ci": {"pairs": ci, "phenomena": None},
@@ -367,8 +376,9 @@ def format_reproduce_report(report: Report, *, markdown: bool = False) -> str:
 
     Examples
     --------
-    >>> row = {"model": "m", "n_pairs": 2365, "n_excluded": 2, "blimp": 0.75, "adc": {},
-    ...        "note": None}
+    >>> from metric_adc.result_rows import ROW_KEYS
+    >>> row = AdcRow(**{**dict.fromkeys(ROW_KEYS), "model": "m", "n_pairs": 2365,
+    ...     "n_excluded": 2, "blimp": 0.75, "adc": {}})
     >>> from metric_adc.report.shape import report_of
     >>> print(format_reproduce_report(report_of("li_adger", [row])).splitlines()[-1])
     Pairs: the thesis's pair file; 2 pair(s) lack a human judgement and are excluded.

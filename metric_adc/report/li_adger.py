@@ -34,7 +34,15 @@ from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.report import plots
 from metric_adc.report.analysis import analyze_on_pairs
 from metric_adc.report.shape import Report, report_of
-from metric_adc.result_rows import benchmark_row, evaluate_on_pairs, model_row, source_row
+from metric_adc.result_rows import (
+    AdcRow,
+    BenchmarkRow,
+    CeilingRow,
+    benchmark_row,
+    evaluate_on_pairs,
+    model_row,
+    source_row,
+)
 from metric_adc.scores.benchmark import BenchmarkScores
 from metric_adc.thesis.models import thesis_model_deltas, thesis_pair_table, thesis_rows
 from metric_adc.thesis.table_2_2 import table_2_2_rows
@@ -60,7 +68,7 @@ def evaluate_li_adger(
     standardize: bool = True,
     pairs: PairTable | None = None,
     convention: str | None = None,
-) -> dict:
+) -> AdcRow:
     """:func:`metric_adc.result_rows.evaluate_on_pairs` on the LI-Adger dataset's 2,365 evaluable
     pairs (or on ``pairs``).
 
@@ -68,7 +76,7 @@ def evaluate_li_adger(
     --------
     >>> from metric_adc.thesis.outputs import load_thesis_scores
     >>> row = evaluate_li_adger(load_thesis_scores()["bert-base-uncased-mlm"], model="bbu")
-    >>> row["n_pairs"], row["n_excluded"], round(row["adc"]["1.0"], 3)
+    >>> row.n_pairs, row.n_excluded, round(row.adc["1.0"], 3)
     (2365, 0, 0.63)
     """
     return evaluate_on_pairs(
@@ -81,7 +89,7 @@ def evaluate_li_adger(
     )
 
 
-def mcc_row(bs: BenchmarkScores) -> dict | None:
+def mcc_row(bs: BenchmarkScores) -> BenchmarkRow | None:
     """A CoLA classifier's MCC against LI-Adger's expert labels (threshold 0) as a benchmark
     row, the figure of the thesis's Table 2.2; ``None`` for any other kind of scorer.
 
@@ -95,7 +103,7 @@ def mcc_row(bs: BenchmarkScores) -> dict | None:
     ...     kind="cola", scores=load_thesis_scores()["bert-base-uncased-cola"], ranks=None,
     ...     file=None)
     >>> row = mcc_row(bs)
-    >>> row["model"], round(row["labelled"]["mcc"], 3)
+    >>> row.model, round(row.labelled["mcc"], 3)
     ('bbu', 0.585)
     """
     if bs.kind != "cola":
@@ -133,7 +141,7 @@ def li_adger_report(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     seed: int = 0,
     n_resamples: int = 2000,
-    human: Mapping | None = None,
+    human: CeilingRow | None = None,
     linking: Sequence[str] = (),
     baseline_name: str | None = None,
 ) -> Report:
@@ -159,12 +167,14 @@ def li_adger_report(
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "b.jsonl",
     ...     [{"id": k, "score": v} for k, v in s.items()], {"model": "bbu"})
     >>> r = li_adger_report(read_benchmark_scores(p), n_resamples=20)
-    >>> [x["model"] for x in r.rows], round(r.rows[0]["adc"]["0.5"], 3), r.linking, r.seed
+    >>> [x.model for x in r.rows], round(r.rows[0].adc["0.5"], 3), r.linking, r.seed
     (['bbu'], 0.364, None, 0)
-    >>> r = li_adger_report(read_benchmark_scores(p), n_resamples=20,
-    ...                     human={"model": "humans", "n_pairs": 1174})
-    >>> [x["model"] for x in r.rows]
-    ['bbu', 'bbu (LI only)', 'humans']
+    >>> from metric_adc.ceiling.compute import compute_ceiling
+    >>> from metric_adc.result_rows import ceiling_row
+    >>> human = ceiling_row(compute_ceiling(n_splits=4, tasks=False))
+    >>> r = li_adger_report(read_benchmark_scores(p), n_resamples=20, human=human)
+    >>> [x.model for x in r.rows]
+    ['bbu', 'bbu (LI only)', 'human split-half (LI only)']
     """
     _check_sections(bs.benchmark, linking=bool(linking), baseline=baseline is not None,
                     ceiling=human is not None)  # fmt: skip
@@ -214,7 +224,7 @@ def reproduce_report(
     *,
     thesis_dir: str | os.PathLike | None = None,
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
-    human: Mapping | None = None,
+    human: CeilingRow | None = None,
     linking: Sequence[str] = (),
 ) -> Report:
     """The report of ``reproduce``: the thesis's 8 models from its outputs, then the rows of
@@ -224,7 +234,7 @@ def reproduce_report(
     Examples
     --------
     >>> r = reproduce_report(deltas=[1.0])
-    >>> [x["model"] for x in r.rows][-2:], round(r.rows[-2]["blimp"], 3)
+    >>> [x.model for x in r.rows][-2:], round(r.rows[-2].blimp, 3)
     (['trigram-slor', 'trigram-logprob'], 0.753)
     """
     deltas = list(deltas)
@@ -263,7 +273,7 @@ def li_adger_plots(
     return plots.write_plots(
         folder, model=bs.model, model_z=scored.z, judgements=table.judgements,
         model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis["sweep"],
-        by_group=analysis["by_phenomenon"] or report.rows[0]["by_group"], delta=delta,
+        by_group=analysis["by_phenomenon"] or report.rows[0].by_group, delta=delta,
     )  # fmt: skip
 
 

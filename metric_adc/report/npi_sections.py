@@ -13,12 +13,11 @@ Human validation (Warstadt et al. (2019), appendix Table 4 (MTurk validation; §
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.family.npi_cloze import CONTRASTS, figure_3
 from metric_adc.report.paper_tables import NPI_MTURK
 from metric_adc.report.shape import Report
+from metric_adc.result_rows import BenchmarkRow
 
 __all__ = ["format_figure_3", "format_mturk", "npi_sections"]
 
@@ -27,24 +26,26 @@ def _table(header: list[str], body: list[list[str]], markdown: bool) -> str:
     return markdown_table(header, body) if markdown else text_table(header, body)
 
 
-def format_figure_3(row: Mapping, *, markdown: bool = False) -> str:
+def format_figure_3(row: BenchmarkRow, *, markdown: bool = False) -> str:
     """A model's ``npi_cloze`` row (its ``cloze`` section) as Fig. 3: contrast × environment.
 
     Examples
     --------
-    >>> row = {"model": "toy", "cloze": {"sets": {"only": {"conditions": {
-    ...     "licensor": {"n_sensitivity_items": 2, "sensitivity": 0.5}}}}}}
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS
+    >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy",
+    ...     "cloze": {"sets": {"only": {"conditions": {
+    ...         "licensor": {"n_sensitivity_items": 2, "sensitivity": 0.5}}}}}})
     >>> print(format_figure_3(row))  # doctest: +NORMALIZE_WHITESPACE
     Fig. 3 (toy): share of pairs whose acceptable word scores higher
     contrast           ONLY   all
     NPI presence          —     —
     licensor presence  0.500  0.500
     """
-    grid = figure_3(row["cloze"])
+    grid = figure_3(row.cloze)
     body = [
         [CONTRASTS[c], *(fmt(grid["rows"][c][col]) for col in grid["columns"])] for c in CONTRASTS
     ]
-    title = f"Fig. 3 ({row['model']}): share of pairs whose acceptable word scores higher"
+    title = f"Fig. 3 ({row.model}): share of pairs whose acceptable word scores higher"
     return f"{title}\n{_table(['contrast', *grid['columns']], body, markdown)}"
 
 

@@ -310,8 +310,9 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     --------
     >>> import tempfile
     >>> ci = {"low": 0.4, "high": 0.8}
-    >>> row = {"model": "toy (slor)", "pairs": {"groups": {"environment":
-    ...        {"only": {"n_pairs": 2, "blimp": 0.6}}}}, "cloze": None, "labelled": None}
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, BenchmarkRow
+    >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy (slor)",
+    ...     "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}}}}})
     >>> from metric_adc.report.shape import report_of
     >>> report = report_of("npi", [row], analysis={"pairs": {"environment": {"only": ci}}})
     >>> [p.name for p in plot_benchmark(report, tempfile.mkdtemp())]
@@ -321,39 +322,39 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     model, refs = report.rows[0], report.rows[1:]
     a = report.analysis
     name = report.benchmark
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model["model"])
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model.model)
     paths = []
-    if model["pairs"] is not None:
-        for column, levels in model["pairs"]["groups"].items():
+    if model.pairs is not None:
+        for column, levels in model.pairs["groups"].items():
             names = list(levels)
             cis = a["pairs"][column]
             paths.append(plot_groups(
                 names, [levels[n]["blimp"] for n in names], out / f"{safe}_{name}_{column}.png",
-                model=model["model"], title=f"{name}: BLiMP criterion by {column}",
+                model=model.model, title=f"{name}: BLiMP criterion by {column}",
                 xlabel="share of pairs passing",
                 intervals=[(cis[n]["low"], cis[n]["high"]) for n in names],
-                references={r["model"]: [r["pairs"]["groups"].get(column, {}).get(n, {})
+                references={r.model: [r.pairs["groups"].get(column, {}).get(n, {})
                                          .get("blimp") for n in names] for r in refs},
             ))  # fmt: skip
-    if model["cloze"] is not None:
-        sets = model["cloze"]["sets"]
+    if model.cloze is not None:
+        sets = model.cloze["sets"]
         names = list(sets)
         paths.append(plot_groups(
             names, [sets[n]["sensitivity"] for n in names], out / f"{safe}_{name}_sets.png",
-            model=model["model"], title=f"{name}: sensitivity by set", xlabel="share of items",
+            model=model.model, title=f"{name}: sensitivity by set", xlabel="share of items",
             intervals=[(a["cloze"][n]["sensitivity"]["low"], a["cloze"][n]["sensitivity"]["high"])
                        for n in names],
             references={"sensitivity > .01": [sets[n]["sensitivity_thresholded"] for n in names],
                         "accuracy@1": [sets[n]["accuracy@1"] for n in names],
                         "accuracy@5": [sets[n]["accuracy@5"] for n in names]},
         ))  # fmt: skip
-    if model["labelled"] is not None:
-        splits = model["labelled"]["splits"]
+    if model.labelled is not None:
+        splits = model.labelled["splits"]
         names = list(splits)
         cis = a["labelled"]["splits"]
         paths.append(plot_groups(
             names, [splits[n]["mcc"] for n in names], out / f"{safe}_{name}_splits.png",
-            model=model["model"], title=f"{name}: MCC by split", xlabel="MCC",
+            model=model.model, title=f"{name}: MCC by split", xlabel="MCC",
             intervals=[(cis[n]["low"], cis[n]["high"]) for n in names],
         ))  # fmt: skip
     return paths

@@ -19,7 +19,7 @@ from li_adger.benchmarks import Benchmark, load_items, load_references
 from li_adger.benchmarks.subsets import SUBSET_COLUMNS
 from metric_adc.family.outcomes import spec_of
 from metric_adc.family.statistics import evaluate_items, result_from_shares
-from metric_adc.result_rows import benchmark_row
+from metric_adc.result_rows import BenchmarkRow, benchmark_row
 from metric_adc.thesis import outputs as thesis
 
 __all__ = ["reference_results", "reference_rows"]
@@ -134,16 +134,16 @@ def reference_rows(
     *,
     source: str | os.PathLike | None = None,
     groups: Collection[str] | None = None,
-) -> list[dict]:
+) -> list[BenchmarkRow]:
     """The benchmark's reference rows (:func:`reference_results`) as
     benchmark rows, named as the references are.
 
     Examples
     --------
     >>> rows = reference_rows("blimp")
-    >>> [(r["model"], round(r["headline"], 3), r["convention"]) for r in rows][::4]
+    >>> [(r.model, round(r.headline, 3), r.convention) for r in rows][::4]
     [('human', 0.886, None), ('GPT-2', 0.83, None)]
-    >>> [r["n_items"] for r in reference_rows("blimp", groups=["causative", "wh_island"])][-1]
+    >>> [r.n_items for r in reference_rows("blimp", groups=["causative", "wh_island"])][-1]
     2000
     """
     results = reference_results(bench, source=source, groups=groups)

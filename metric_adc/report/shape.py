@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from metric_adc.result_rows import Row
+
 __all__ = ["REPORT_KEYS", "Report", "report_of"]
 
 REPORT_KEYS = ("benchmark", "rows", "analysis", "table_2_2", "linking", "subset")
 """The keys of a report: ``benchmark`` (a name of :data:`li_adger.benchmarks.BENCHMARKS`);
 ``rows``, the model's rows then the rows shown beside them (reference rows, the human
-split-half row); ``analysis``, the bootstrap intervals and breakdowns
+split-half row; typed rows, :data:`~metric_adc.result_rows.Row`, each printed as its
+``to_json_dict``); ``analysis``, the bootstrap intervals and breakdowns
 (:func:`metric_adc.report.analysis.analyze_on_pairs` on LI-Adger,
 :func:`~metric_adc.report.analysis.analyze_outcomes` elsewhere); ``table_2_2``, a CoLA
 classifier's MCC on LI-Adger beside the thesis's Table 2.2
@@ -35,12 +38,14 @@ class Report:
     bootstrap resamples and of a fitted CoLA threshold's folds), ``n_resamples``,
     ``baseline`` (the file compared with, as named) and ``prestandardized`` (the scores taken
     as z-scores); ``None`` where a setting does not apply. Build it with :func:`report_of`.
+    ``rows`` (and ``table_2_2``) are typed: :class:`~metric_adc.result_rows.AdcRow` on
+    LI-Adger, :class:`~metric_adc.result_rows.BenchmarkRow` elsewhere.
     """
 
     benchmark: str
-    rows: list[dict]
+    rows: list[Row]
     analysis: dict | None = None
-    table_2_2: list[dict] | None = None
+    table_2_2: list[Row] | None = None
     linking: dict | None = None
     subset: dict | None = None
     seed: int | None = None
@@ -50,22 +55,29 @@ class Report:
 
     def to_json_dict(self) -> dict:
         """What ``--json`` prints: the parts, keys :data:`REPORT_KEYS` in order (the settings
-        are the command's options, not printed).
+        are the command's options, not printed); the rows as their ``to_json_dict``.
 
         Examples
         --------
-        >>> report_of("npi", [{"model": "toy"}], seed=3).to_json_dict()
-        {'benchmark': 'npi', 'rows': [{'model': 'toy'}], 'analysis': None, 'table_2_2': None, 'linking': None, 'subset': None}
+        >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, BenchmarkRow
+        >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy"})
+        >>> d = report_of("npi", [row], seed=3).to_json_dict()
+        >>> d["rows"][0]["model"], [k for k, v in d.items() if v is None]
+        ('toy', ['analysis', 'table_2_2', 'linking', 'subset'])
         """
-        return {key: getattr(self, key) for key in REPORT_KEYS}
+        out = {key: getattr(self, key) for key in REPORT_KEYS}
+        out["rows"] = [r.to_json_dict() for r in self.rows]
+        if self.table_2_2 is not None:
+            out["table_2_2"] = [r.to_json_dict() for r in self.table_2_2]
+        return out
 
 
 def report_of(
     benchmark: str,
-    rows: Sequence[Mapping],
+    rows: Sequence[Row],
     *,
     analysis: Mapping | None = None,
-    table_2_2: Sequence[Mapping] | None = None,
+    table_2_2: Sequence[Row] | None = None,
     linking: Mapping | None = None,
     subset: Mapping | None = None,
     seed: int | None = None,
@@ -73,19 +85,22 @@ def report_of(
     baseline: str | None = None,
     prestandardized: bool = False,
 ) -> Report:
-    """A :class:`Report` of these parts (copied) and settings.
+    """A :class:`Report` of these parts (copied; the rows are frozen, kept as they are) and
+    settings.
 
     Examples
     --------
-    >>> r = report_of("npi", [{"model": "toy"}], seed=0, n_resamples=9)
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, BenchmarkRow
+    >>> row = BenchmarkRow(**dict.fromkeys(BENCHMARK_ROW_KEYS))
+    >>> r = report_of("npi", [row], seed=0, n_resamples=9)
     >>> list(r.to_json_dict()) == list(REPORT_KEYS), r.analysis, r.table_2_2, r.n_resamples
     (True, None, None, 9)
     """
     return Report(
         benchmark=benchmark,
-        rows=[dict(r) for r in rows],
+        rows=list(rows),
         analysis=None if analysis is None else dict(analysis),
-        table_2_2=None if table_2_2 is None else [dict(r) for r in table_2_2],
+        table_2_2=None if table_2_2 is None else list(table_2_2),
         linking=None if linking is None else dict(linking),
         subset=None if subset is None else dict(subset),
         seed=seed,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from li_adger.benchmarks import BENCHMARKS
@@ -23,7 +24,7 @@ from metric_adc.family import statistics as family
 from metric_adc.report.benchmark import scored_items
 from metric_adc.report.li_adger import evaluate_li_adger, mcc_row
 from metric_adc.report.references import reference_rows
-from metric_adc.result_rows import benchmark_row
+from metric_adc.result_rows import AdcRow, Row, TypedRow, benchmark_row
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.file import ScoresFileError
 from metric_adc.scores.labels import check_distinct
@@ -35,6 +36,7 @@ __all__ = [
     "SCORES_SUFFIXES",
     "SUMMARY_DELTA",
     "SUMMARY_KEYS",
+    "SummaryRow",
     "model_rows",
     "reference_summary_rows",
     "scores_files",
@@ -45,17 +47,25 @@ __all__ = [
 SUMMARY_DELTA: float = 0.5
 """The δ of the ADC column of :func:`summary_row`."""
 
-SUMMARY_KEYS = (
-    "model",
-    "convention",
-    "reference",
-    "headlines",
-    "adc",
-    "li_adger_mcc",
-    "files",
-    "note",
-)
-"""The keys of a summary row (:func:`summary_row`): ``headlines`` maps every benchmark of
+
+@dataclass(frozen=True)
+class SummaryRow(TypedRow):
+    """A summary row (:func:`summary_row`), typed: its fields are :data:`SUMMARY_KEYS`, in
+    order (their meanings there); readers take its attributes, and :meth:`to_json_dict` gives
+    it as ``summary --json`` prints it."""
+
+    model: str
+    convention: str | None
+    reference: bool
+    headlines: dict[str, float | None]
+    adc: float | None
+    li_adger_mcc: float | None
+    files: dict[str, str]
+    note: str | None
+
+
+SUMMARY_KEYS = tuple(f.name for f in fields(SummaryRow))
+"""The keys of a summary row (:func:`summary_row`), the fields of :class:`SummaryRow`: ``headlines`` maps every benchmark of
 :data:`~li_adger.benchmarks.BENCHMARKS` to its headline value (``None`` where the row has no
 result), ``adc`` is LI-Adger's ADC at :data:`SUMMARY_DELTA`, ``li_adger_mcc`` the MCC of a
 CoLA classifier against LI-Adger's expert labels at threshold 0 (the thesis's Table 2.2;
@@ -110,61 +120,67 @@ def scores_files(folder: str | os.PathLike) -> list[Path]:
 
 
 def summary_row(
-    rows: Sequence[Mapping],
+    rows: Sequence[Row],
     *,
     model: str,
     convention: str | None = None,
     reference: bool = False,
     files: Mapping[str, str] | None = None,
     note: str | None = None,
-) -> dict:
-    """One model (or reference) across the family (keys :data:`SUMMARY_KEYS`), from its rows:
-    ADC rows and benchmark rows, each naming its ``benchmark``. The ADC column comes from an
-    ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
+) -> SummaryRow:
+    """One model (or reference) across the family (a :class:`SummaryRow`), from its rows:
+    ADC rows (:class:`~metric_adc.result_rows.AdcRow`) and benchmark rows
+    (:class:`~metric_adc.result_rows.BenchmarkRow`), each naming its ``benchmark``. The ADC column comes from an ADC row (``adc`` at :data:`SUMMARY_DELTA`), LI-Adger's MCC from a ``li_adger`` row whose
     labels were classified at threshold 0 (a CoLA classifier). Two rows of one benchmark must
     agree on its headline.
 
     Examples
     --------
-    >>> a = {"benchmark": "li_adger", "headline": 0.7, "adc": {"0.5": 0.3}}
-    >>> b = {"benchmark": "blimp", "headline": 0.8, "labelled": None}
+    >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, ROW_KEYS, BenchmarkRow
+    >>> a = AdcRow(**{**dict.fromkeys(ROW_KEYS), "benchmark": "li_adger", "headline": 0.7,
+    ...     "adc": {"0.5": 0.3}})
+    >>> b = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "benchmark": "blimp",
+    ...     "headline": 0.8})
     >>> s = summary_row([a, b], model="toy", convention="slor")
-    >>> s["headlines"], s["adc"], s["li_adger_mcc"]
+    >>> s.headlines, s.adc, s.li_adger_mcc
     ({'li_adger': 0.7, 'blimp': 0.8, 'npi': None, 'npi_cloze': None, 'diagnostics': None, 'cola': None}, 0.3, None)
     """
     headlines: dict[str, float | None] = dict.fromkeys(BENCHMARKS)
     adc = mcc = None
     key = core.delta_key(SUMMARY_DELTA)
     for row in rows:
-        name = row["benchmark"]
+        name, headline = row.benchmark, row.headline
         if name not in headlines:
-            raise ValueError(f"row {row.get('model')!r}: unknown benchmark {name!r}")
-        if headlines[name] is not None and row["headline"] != headlines[name]:
+            raise ValueError(f"row {row.model!r}: unknown benchmark {name!r}")
+        if headlines[name] is not None and headline != headlines[name]:
             raise ValueError(
-                f"{model!r} has two results on {name!r} ({headlines[name]} and {row['headline']})"
+                f"{model!r} has two results on {name!r} ({headlines[name]} and {headline})"
             )
-        headlines[name] = row["headline"]
-        if "adc" in row:
-            adc = row["adc"].get(key)
-        labelled = row.get("labelled")
+        headlines[name] = headline
+        labelled = None
+        if isinstance(row, AdcRow):
+            adc = row.adc.get(key)
+        else:
+            labelled = row.labelled
         if (
             "classifier_mcc" in BENCHMARKS[name].sections
             and labelled
             and (labelled["threshold"] == "zero")
         ):
             mcc = labelled["mcc"]
-    body = {
-        "convention": convention,
-        "reference": bool(reference),
-        "headlines": headlines,
-        "adc": adc,
-        "li_adger_mcc": mcc,
-        "files": dict(files or {}),
-    }
-    return {"model": str(model), **body, "note": note}
+    return SummaryRow(
+        model=str(model),
+        convention=convention,
+        reference=bool(reference),
+        headlines=headlines,
+        adc=adc,
+        li_adger_mcc=mcc,
+        files=dict(files or {}),
+        note=note,
+    )
 
 
-def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
+def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[Row]:
     """A scores file's rows as ``report`` computes them: on LI-Adger the ADC row (and, for a
     CoLA classifier, the benchmark row holding its MCC against the expert labels); on any other
     benchmark its benchmark row (a fitted CoLA threshold uses ``seed``).
@@ -178,8 +194,14 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "n.jsonl",
     ...     [{"id": i, "score": -float(len(s))} for i, s in zip(units["id"], units["sentence"])],
     ...     {"model": "length", "dataset": "npi"})
-    >>> [(r["benchmark"], r["n_pairs"]) for r in model_rows(read_benchmark_scores(p))]
+    >>> [(r.benchmark, r.n_pairs) for r in model_rows(read_benchmark_scores(p))]
     [('npi', 5500)]
+    >>> from metric_adc.thesis.outputs import load_thesis_scores
+    >>> s = load_thesis_scores()["bert-base-uncased-mlm"]
+    >>> p = write_scores(pathlib.Path(tempfile.mkdtemp()) / "b.jsonl",
+    ...     [{"id": k, "score": v} for k, v in s.items()], {"model": "bbu"})
+    >>> [(r.benchmark, r.n_pairs) for r in model_rows(read_benchmark_scores(p))]
+    [('li_adger', 2365)]
     """
     if BENCHMARKS[bs.benchmark].judged:
         mcc = mcc_row(bs)
@@ -198,29 +220,29 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[dict]:
     return [benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))]
 
 
-def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[dict]:
+def reference_summary_rows(thesis_dir: str | os.PathLike | None = None) -> list[SummaryRow]:
     """The reference rows of the summary: the thesis's 8 models (LI-Adger; the CoLA
     classifiers with their Table 2.2 MCC), then BLiMP's references.
 
     Examples
     --------
     >>> refs = reference_summary_rows()
-    >>> [r["model"] for r in refs][5:10]
+    >>> [r.model for r in refs][5:10]
     ['bert-large-cased-cola', 'trigram-slor', 'trigram-logprob', 'human (BLiMP)', '5-gram (BLiMP)']
-    >>> round(refs[5]["li_adger_mcc"], 3), round(refs[5]["headlines"]["li_adger"], 3)
+    >>> round(refs[5].li_adger_mcc, 3), round(refs[5].headlines["li_adger"], 3)
     (0.633, 0.936)
     """
-    table_2_2 = {r["model"]: r for r in table_2_2_rows(thesis_dir)}
+    table_2_2 = {r.model: r for r in table_2_2_rows(thesis_dir)}
     out = []
     for adc in reproduce_rows(thesis_dir, deltas=[SUMMARY_DELTA]):
-        mine = [adc, *([table_2_2[adc["model"]]] if adc["model"] in table_2_2 else [])]
+        mine = [adc, *([table_2_2[adc.model]] if adc.model in table_2_2 else [])]
         note = "Vázquez Martínez (2021), recomputed from the thesis's outputs"
-        if adc["note"]:
-            note += f"; {adc['note']}"
-        out.append(summary_row(mine, model=adc["model"], reference=True, note=note))
+        if adc.note:
+            note += f"; {adc.note}"
+        out.append(summary_row(mine, model=adc.model, reference=True, note=note))
     for ref in reference_rows("blimp"):
-        name = f"{ref['model']} (BLiMP)"  # the paper's rows, named apart from the thesis's
-        out.append(summary_row([ref], model=name, reference=True, note=ref["note"]))
+        name = f"{ref.model} (BLiMP)"  # the paper's rows, named apart from the thesis's
+        out.append(summary_row([ref], model=name, reference=True, note=ref.note))
     return out
 
 
@@ -231,8 +253,8 @@ def summarize_files(
     seed: int = 0,
     thesis_dir: str | os.PathLike | None = None,
     check_text: bool = True,
-) -> list[dict]:
-    """Summary rows (:data:`SUMMARY_KEYS`): one per row label of the files,
+) -> list[SummaryRow]:
+    """Summary rows (:class:`SummaryRow`): one per row label of the files,
     in the order the labels first appear, then the reference rows. Two files of one label on
     one benchmark are an error naming both
     (:func:`~metric_adc.scores.labels.check_distinct`, a ``DuplicateResultError``). ``check_text`` is that of
@@ -240,7 +262,7 @@ def summarize_files(
 
     Examples
     --------
-    >>> [r["model"] for r in summarize_files([], references=False)]
+    >>> [r.model for r in summarize_files([], references=False)]
     []
     """
     read = [read_benchmark_scores(path, check_text=check_text) for path in paths]
@@ -250,7 +272,7 @@ def summarize_files(
         groups.setdefault(bs.model, []).append(bs)
     out = []
     for label, files in groups.items():
-        mine: list[dict] = [r for bs in files for r in model_rows(bs, seed=seed)]
+        mine = [r for bs in files for r in model_rows(bs, seed=seed)]
         out.append(
             summary_row(
                 mine,

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from metric_adc import core
 from metric_adc.pairs import ModelDeltas, PairTable, model_deltas
-from metric_adc.result_rows import model_row
+from metric_adc.result_rows import AdcRow, model_row
 from metric_adc.thesis import outputs as thesis
 from metric_adc.thesis.outputs import ThesisModel
 
@@ -60,7 +60,7 @@ def thesis_rows(
     pairs: PairTable,
     *,
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
-) -> list[dict]:
+) -> list[AdcRow]:
     """One :func:`~metric_adc.result_rows.model_row` per ``(ThesisModel, ModelDeltas)`` of
     :func:`thesis_model_deltas`, named and captioned as in the thesis.
 
@@ -68,7 +68,7 @@ def thesis_rows(
     --------
     >>> t = thesis_pair_table()
     >>> rows = thesis_rows(thesis_model_deltas(t), t, deltas=[1.0])
-    >>> [r["model"] for r in rows][-2:], rows[-1]["standardized"]
+    >>> [r.model for r in rows][-2:], rows[-1].standardized
     (['trigram-slor', 'trigram-logprob'], False)
     """
     deltas = list(deltas)
@@ -77,14 +77,14 @@ def thesis_rows(
 
 def reproduce_rows(
     dir: str | os.PathLike | None = None, *, deltas: Iterable[float] = core.DEFAULT_DELTAS
-) -> list[dict]:
+) -> list[AdcRow]:
     """Rows for the thesis's 8 models, recomputed from its per-sentence scores and pair file.
 
     Examples
     --------
     >>> rows = reproduce_rows()
-    >>> r = next(r for r in rows if r["model"] == "trigram-slor")
-    >>> r["n_pairs"], r["n_excluded"], round(r["blimp"], 3), round(r["pearson_pairs"], 3)
+    >>> r = next(r for r in rows if r.model == "trigram-slor")
+    >>> r.n_pairs, r.n_excluded, round(r.blimp, 3), round(r.pearson_pairs, 3)
     (2365, 2, 0.753, 0.333)
     """
     table = thesis_pair_table(dir)

@@ -98,6 +98,6 @@ def entry_from_scores(
     ([1.966, 0.492, 0.983], 1.0)
     """
     scored = model_deltas(scores, pairs, standardize=standardize)
-    row = result_rows.model_row(scored, pairs, model=name, note=note)
+    row = result_rows.model_row(scored, pairs, model=name, note=note).to_json_dict()
     curve = core.delta_sweep(scored.delta, pairs.human_delta)
     return ModelEntry(name, kind, scored.z, scored.delta, row, curve, note, metadata)

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from li_adger.io.atomic import atomic_write_text
+from metric_adc.result_rows import AdcRow
 from metric_adc.scores.file import read_scores
 from space.data.benchmark_data import LI_ADGER, FamilyEntry
 from space.data.entries import Ceiling
@@ -109,7 +110,7 @@ def _write_scored(
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["id", "score"])
     writer.writerows((i, repr(float(s))) for i, s in scores.items())
-    summary = {"model": name, "metadata": _metadata(metadata), "row": dict(row)}
+    summary = {"model": name, "metadata": _metadata(metadata), "row": _row_json(row)}
     return [
         atomic_write_text(base.with_suffix(".csv"), text.getvalue()),
         atomic_write_text(base.with_suffix(".json"), _dump(summary)),
@@ -254,12 +255,18 @@ def read_references(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
 
 
 # ----------------------------------------------------------------------------- ceiling
+def _row_json(row: AdcRow | Mapping) -> dict:
+    """A result row as the app keeps it, as JSON: a typed row (computed) as its
+    :meth:`~metric_adc.result_rows.AdcRow.to_json_dict`, a row read from a shipped file as it is."""
+    return row.to_json_dict() if isinstance(row, AdcRow) else dict(row)
+
+
 def write_ceiling(folder: str | Path, record: Mapping) -> Path:
     """Write ``ceiling.json``: the record of :func:`metric_adc.ceiling.compute.human_ceiling`
     (the ceiling's result row and its mean ADC(δ) curve)."""
     curve = record["curve"]
     clean = {
-        "row": dict(record["row"]),
+        "row": _row_json(record["row"]),
         "curve": {
             "deltas": [float(d) for d in curve["deltas"]],
             "adc_mean": [float(a) for a in curve["adc_mean"]],
@@ -272,11 +279,12 @@ def ceiling_from_record(record: Mapping) -> Ceiling:
     """The app's :class:`Ceiling` of a :func:`metric_adc.ceiling.compute.human_ceiling` record
     (computed, or read from ``ceiling.json``)."""
     curve = record["curve"]
+    row = _row_json(record["row"])
     return Ceiling(
-        dict(record["row"]),
+        row,
         np.asarray(curve["deltas"], dtype=float),
         np.asarray(curve["adc_mean"], dtype=float),
-        record["row"].get("note") or "",
+        row.get("note") or "",
     )
 
 
