@@ -124,3 +124,28 @@ def test_table_2_1_text(run, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[2].startswith("tiny")
     assert "BERT large-cased    0.574 (0.026)  0.613     0.588" in out  # the thesis's printed row
+
+
+def test_the_committed_padded_run_against_the_length_grouped_restarts(capsys):
+    """The speed target of length-grouped batches, on the committed MiniLM runs (one process,
+    one thread pinned to one core, on the same CPU model): padding every batch to 64 took
+    at least twice the training time of a length-grouped restart, and its MCC on the thesis's
+    CoLA test set and on CoLA's out-of-domain dev set lies within the restarts' range."""
+    from pathlib import Path
+
+    runs = Path(__file__).resolve().parents[1] / "runs"
+    padded, grouped = runs / "minilm-cola-pad64", runs / "minilm-cola-restarts"
+    assert main(["table-2.1", str(padded), str(grouped), "--no-references", "--json"]) == 0
+    rows = {r["model"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    pad, length = rows["minilm-cola-pad64"], rows["minilm-cola-restarts"]
+    for name in ("thesis_cola_test", "cola_out_of_domain_dev"):
+        assert length[name]["min"] <= pad[name]["mean"] <= length[name]["max"], name
+    spec = {p: json.loads((p / "run.json").read_text())["spec"] for p in (padded, grouped)}
+    assert (spec[padded]["grouping"], spec[grouped]["grouping"]) == ("pad64", "length")
+    assert spec[padded]["max_length"] == 64
+    same = ("model", "epochs", "batch_size", "lr", "preset", "weight_decay", "warmup_ratio")
+    assert {k: spec[padded][k] for k in same} == {k: spec[grouped][k] for k in same}
+    padded_s = json.loads((padded / "run.json").read_text())["train_seconds"]
+    grouped_run = json.loads((grouped / "run.json").read_text())
+    per_restart = grouped_run["train_seconds"] / len(grouped_run["restarts"])
+    assert padded_s >= 2 * per_restart
