@@ -305,6 +305,26 @@ class Benchmark:
         (ADC, δ sweep, correlations and the other :attr:`sections`), not the family's."""
         return "adc" in self.sections
 
+    def check_sections(self, **asked: bool) -> None:
+        """Raise when an option asks for a section this benchmark's :attr:`sections` do not
+        list (each keyword a section of :data:`SECTIONS`, true when asked for).
+
+        Examples
+        --------
+        >>> from li_adger.benchmarks import BENCHMARKS
+        >>> BENCHMARKS["li_adger"].check_sections(linking=True, baseline=False)
+        >>> BENCHMARKS["npi"].check_sections(baseline=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' ()
+        """
+        for name, wanted in asked.items():
+            if wanted and name not in self.sections:
+                raise ValueError(
+                    f"the {name!r} section is not among the sections benchmarks.toml gives "
+                    f"{self.name!r} ({', '.join(self.sections)})"
+                )
+
     def __post_init__(self) -> None:
         unknown = [s for s in self.sections if s not in SECTIONS]
         if unknown:
