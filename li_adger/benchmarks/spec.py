@@ -243,11 +243,15 @@ SECTIONS: tuple[str, ...] = (
     "baseline",
     "linking",
     "classifier_mcc",
+    "figure_3",
+    "human_validation",
 )
-"""The report sections on graded human judgements a benchmark may ask for in
-``benchmarks.toml``: the ADC at each δ, the δ sweep, the sentence- and pair-level
+"""The report sections a benchmark may ask for in ``benchmarks.toml`` beside its rows. On
+graded human judgements: the ADC at each δ, the δ sweep, the sentence- and pair-level
 correlations, the human split-half row, bootstrap intervals, ``--baseline`` comparisons,
-``--linking`` rows, and a CoLA classifier's MCC against expert labels."""
+``--linking`` rows, and a CoLA classifier's MCC against expert labels. From a benchmark's
+paper (printed text only): its Fig. 3 (the NPI cloze test by contrast and environment) and
+its human validation (the NPI paper's MTurk table)."""
 
 
 @dataclass(frozen=True)
@@ -280,8 +284,8 @@ class Benchmark:
         The files and the reader of the reference data (tidy frames keyed by reference
         name), when the benchmark's own data holds reference rows.
     sections
-        The report sections on graded human judgements the benchmark asks for (of
-        :data:`SECTIONS`); a benchmark with ``adc`` among them is reported by the ADC report.
+        The report sections the benchmark asks for (of :data:`SECTIONS`); a benchmark with
+        ``adc`` among them is reported by the ADC report (:mod:`metric_adc.report.build`).
     """
 
     name: str
@@ -304,26 +308,6 @@ class Benchmark:
         """Whether the benchmark has graded human judgements: its report is the ADC report
         (ADC, δ sweep, correlations and the other :attr:`sections`), not the family's."""
         return "adc" in self.sections
-
-    def check_sections(self, **asked: bool) -> None:
-        """Raise when an option asks for a section this benchmark's :attr:`sections` do not
-        list (each keyword a section of :data:`SECTIONS`, true when asked for).
-
-        Examples
-        --------
-        >>> from li_adger.benchmarks import BENCHMARKS
-        >>> BENCHMARKS["li_adger"].check_sections(linking=True, baseline=False)
-        >>> BENCHMARKS["npi"].check_sections(baseline=True)
-        Traceback (most recent call last):
-        ...
-        ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' ()
-        """
-        for name, wanted in asked.items():
-            if wanted and name not in self.sections:
-                raise ValueError(
-                    f"the {name!r} section is not among the sections benchmarks.toml gives "
-                    f"{self.name!r} ({', '.join(self.sections)})"
-                )
 
     def __post_init__(self) -> None:
         unknown = [s for s in self.sections if s not in SECTIONS]

@@ -8,9 +8,9 @@ judgements: LI-Adger) gets the ADC rows and the sections beside them
 (:func:`metric_adc.report.li_adger.li_adger_report`: δ sweep, correlations, human row,
 bootstrap, ``--baseline``, ``--linking``, a classifier's MCC, as its spec lists them); any other
 gets the family's rows (:func:`metric_adc.report.benchmark.benchmark_report`). Options that ask
-for a section the spec does not list are refused (:meth:`li_adger.benchmarks.spec.Benchmark.check_sections`).
-The printed text adds the sections of the paper a benchmark comes from
-(:func:`metric_adc.report.npi_sections.npi_sections`); ``--json`` prints
+for a section the spec does not list are refused (:func:`check_sections`). The printed text adds
+the sections of the paper a benchmark comes from, as its spec lists them (``figure_3``,
+``human_validation``: :func:`metric_adc.report.npi_sections.npi_sections`); ``--json`` prints
 :meth:`~metric_adc.report.shape.Report.to_json_dict` for every benchmark.
 """
 
@@ -34,7 +34,14 @@ from metric_adc.report.shape import Report
 from metric_adc.result_rows import CeilingRow
 from metric_adc.scores.benchmark import BenchmarkScores
 
-__all__ = ["SECTION_REPORTS", "SectionReport", "build_report", "format_report", "report_plots"]
+__all__ = [
+    "SECTION_REPORTS",
+    "SectionReport",
+    "build_report",
+    "check_sections",
+    "format_report",
+    "report_plots",
+]
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,28 @@ SECTION_REPORTS: dict[str | None, SectionReport] = {
 }
 """The sections that bring their own rows, and the family's report (key ``None``) for a
 benchmark whose spec lists none of them."""
+
+
+def check_sections(benchmark: str, **asked: bool) -> None:
+    """Raise when an option asks for a section (a keyword of
+    :data:`li_adger.benchmarks.spec.SECTIONS`, true when asked for) that the benchmark's spec
+    does not list.
+
+    Examples
+    --------
+    >>> check_sections("li_adger", linking=True, baseline=False)
+    >>> check_sections("npi", baseline=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' (human_validation)
+    """
+    sections = BENCHMARKS[benchmark].sections
+    for name, wanted in asked.items():
+        if wanted and name not in sections:
+            raise ValueError(
+                f"the {name!r} section is not among the sections benchmarks.toml gives "
+                f"{benchmark!r} ({', '.join(sections)})"
+            )
 
 
 def _path(benchmark: str) -> SectionReport:
@@ -110,12 +139,13 @@ def build_report(
     >>> build_report(bs, linking=["slor"])
     Traceback (most recent call last):
     ...
-    ValueError: the 'linking' section is not among the sections benchmarks.toml gives 'npi' ()
+    ValueError: the 'linking' section is not among the sections benchmarks.toml gives 'npi' (human_validation)
     """
     options = {"deltas": deltas, "pairs": pairs, "baseline": baseline,
                "baseline_name": baseline_name, "standardize": standardize, "human": human,
                "linking": linking}  # fmt: skip
-    BENCHMARKS[bs.benchmark].check_sections(
+    check_sections(
+        bs.benchmark,
         adc=pairs is not None or not standardize,
         baseline=baseline is not None,
         ceiling=human is not None,

@@ -1,6 +1,7 @@
 """LI-Adger's report: what ``report FILE`` computes for a LI-Adger scores file, and ``reproduce``.
 
-Both return a report in the shape of every benchmark's (:func:`metric_adc.report.shape.report_of`):
+Both return a report in the shape of every benchmark's (:func:`metric_adc.report.shape.report_of`);
+``report`` reaches the first through :func:`metric_adc.report.build.build_report`:
 
 - :func:`li_adger_report`: one scores file on LI-Adger's evaluable pairs (or the thesis's pair
   file): the model's ADC row and the analyses (δ sweep, breakdown by phenomenon, bootstrap
@@ -126,7 +127,9 @@ def li_adger_report(
     baseline_name: str | None = None,
 ) -> Report:
     """The report of a LI-Adger scores file (a :class:`~metric_adc.report.shape.Report`, with
-    the settings below).
+    the settings below): the rows and sections of the ``adc`` section, as
+    :func:`metric_adc.report.build.build_report` builds them for a benchmark whose spec lists
+    it (that entry point refuses the options its spec does not list).
 
     ``pairs`` defaults to the dataset's evaluable pairs (:func:`metric_adc.pairs.li_adger_pairs`);
     ``baseline`` is a second model compared with this one on them; ``standardize=False``
@@ -156,9 +159,6 @@ def li_adger_report(
     >>> [x.model for x in r.rows]
     ['bbu', 'bbu (LI only)', 'human split-half (LI only)']
     """
-    spec = BENCHMARKS[bs.benchmark]
-    spec.check_sections(linking=bool(linking), baseline=baseline is not None,
-                        ceiling=human is not None)  # fmt: skip
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
@@ -190,7 +190,7 @@ def li_adger_report(
         n_resamples=n_resamples,
         baseline=base,
     )
-    mcc = mcc_row(bs) if "classifier_mcc" in spec.sections else None
+    mcc = mcc_row(bs) if "classifier_mcc" in BENCHMARKS[bs.benchmark].sections else None
     return report_of(
         bs.benchmark,
         [*shown, *beside],

@@ -1,8 +1,8 @@
 """What the text report adds on the NPI benchmarks: the cloze test as Fig. 3 lays it out, and
 the paper's human validation (its appendix Table 4) beside every NPI report.
 
-Both are printed after the family report (:func:`metric_adc.report.family_format.format_benchmark_report`),
-as their own sections; the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
+Both are sections a benchmark's spec asks for (``figure_3``, ``human_validation`` in
+``benchmarks.toml``), printed after the family report by :func:`metric_adc.report.build.format_report`; the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
 :data:`metric_adc.report.paper_tables.NPI_MTURK` (typed from the paper).
 
 Examples
@@ -13,6 +13,7 @@ Human validation (Warstadt et al. (2019), appendix Table 4 (MTurk validation; §
 
 from __future__ import annotations
 
+from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.family.npi_cloze import CONTRASTS, figure_3
 from metric_adc.report.paper_tables import NPI_MTURK
@@ -63,12 +64,13 @@ def format_mturk(*, markdown: bool = False) -> str:
 
 
 def npi_sections(report: Report, *, markdown: bool = False) -> str | None:
-    """The sections a report on ``npi`` or ``npi_cloze`` adds (``None`` on another benchmark):
-    Fig. 3 for the cloze test, the human validation for both."""
-    if report.benchmark not in ("npi", "npi_cloze"):
-        return None
+    """The sections of the NPI paper a report adds, as its benchmark's spec lists them
+    (``None`` without any): Fig. 3 (``figure_3``: the cloze test), the human validation
+    (``human_validation``: both NPI benchmarks)."""
+    sections = BENCHMARKS[report.benchmark].sections
     parts = []
-    if report.benchmark == "npi_cloze":
+    if "figure_3" in sections:
         parts.append(format_figure_3(report.rows[0], markdown=markdown))
-    parts.append(format_mturk(markdown=markdown))
-    return "\n\n".join(parts)
+    if "human_validation" in sections:
+        parts.append(format_mturk(markdown=markdown))
+    return "\n\n".join(parts) or None
