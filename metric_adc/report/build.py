@@ -10,7 +10,7 @@ bootstrap, ``--baseline``, ``--linking``, a classifier's MCC, as its spec lists 
 gets the family's rows (:func:`metric_adc.report.benchmark.benchmark_report`). Options that ask
 for a section the spec does not list are refused (:func:`check_sections`). The printed text adds
 the sections of the paper a benchmark comes from, as its spec lists them (``figure_3``,
-``human_validation``: :func:`metric_adc.report.npi_sections.npi_sections`); ``--json`` prints
+``human_validation``: :data:`SECTION_FORMATS`); ``--json`` prints
 :meth:`~metric_adc.report.shape.Report.to_json_dict` for every benchmark.
 """
 
@@ -28,13 +28,14 @@ from metric_adc.report.benchmark import benchmark_report
 from metric_adc.report.family_format import format_benchmark_report
 from metric_adc.report.formatting import format_li_adger_report
 from metric_adc.report.li_adger import li_adger_plots, li_adger_report
-from metric_adc.report.npi_sections import npi_sections
+from metric_adc.report.npi_sections import format_figure_3, format_mturk
 from metric_adc.report.plots import plot_benchmark
 from metric_adc.report.shape import Report
 from metric_adc.result_rows import CeilingRow
 from metric_adc.scores.benchmark import BenchmarkScores
 
 __all__ = [
+    "SECTION_FORMATS",
     "SECTION_REPORTS",
     "SectionReport",
     "build_report",
@@ -88,6 +89,14 @@ def check_sections(benchmark: str, **asked: bool) -> None:
                 f"the {name!r} section is not among the sections benchmarks.toml gives "
                 f"{benchmark!r} ({', '.join(sections)})"
             )
+
+
+SECTION_FORMATS: dict[str, Callable[[Report, bool], str]] = {
+    "figure_3": lambda report, markdown: format_figure_3(report.rows[0], markdown=markdown),
+    "human_validation": lambda report, markdown: format_mturk(markdown=markdown),
+}
+"""The sections from a benchmark's paper that the printed text adds after the report's rows
+(in the order of the spec's ``sections``), each printed from the report."""
 
 
 def _path(benchmark: str) -> SectionReport:
@@ -174,9 +183,10 @@ def format_report(report: Report, *, markdown: bool = False) -> str:
     >>> text.splitlines()[5], "Human validation" in text
     ('toy              0.600  2  [0.400, 0.800]', True)
     """
-    text = _path(report.benchmark).format(report, markdown=markdown)
-    extra = npi_sections(report, markdown=markdown)
-    return text if extra is None else f"{text}\n\n{extra}"
+    sections = BENCHMARKS[report.benchmark].sections
+    parts = [_path(report.benchmark).format(report, markdown=markdown)]
+    parts += [SECTION_FORMATS[s](report, markdown) for s in sections if s in SECTION_FORMATS]
+    return "\n\n".join(parts)
 
 
 def report_plots(

@@ -2,7 +2,9 @@
 the paper's human validation (its appendix Table 4) beside every NPI report.
 
 Both are sections a benchmark's spec asks for (``figure_3``, ``human_validation`` in
-``benchmarks.toml``), printed after the family report by :func:`metric_adc.report.build.format_report`; the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
+``benchmarks.toml``), printed after the family report by
+:func:`metric_adc.report.build.format_report` (:data:`~metric_adc.report.build.SECTION_FORMATS`);
+the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
 :data:`metric_adc.report.paper_tables.NPI_MTURK` (typed from the paper).
 
 Examples
@@ -13,14 +15,12 @@ Human validation (Warstadt et al. (2019), appendix Table 4 (MTurk validation; §
 
 from __future__ import annotations
 
-from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.family.npi_cloze import CONTRASTS, figure_3
 from metric_adc.report.paper_tables import NPI_MTURK
-from metric_adc.report.shape import Report
 from metric_adc.result_rows import BenchmarkRow
 
-__all__ = ["format_figure_3", "format_mturk", "npi_sections"]
+__all__ = ["format_figure_3", "format_mturk"]
 
 
 def _table(header: list[str], body: list[list[str]], markdown: bool) -> str:
@@ -61,16 +61,3 @@ def format_mturk(*, markdown: bool = False) -> str:
         f"acceptable, {o['unacceptable_rated_unacceptable']} % of the unacceptable ones rated "
         f"unacceptable; agreement {o['agreement']} %"
     )
-
-
-def npi_sections(report: Report, *, markdown: bool = False) -> str | None:
-    """The sections of the NPI paper a report adds, as its benchmark's spec lists them
-    (``None`` without any): Fig. 3 (``figure_3``: the cloze test), the human validation
-    (``human_validation``: both NPI benchmarks)."""
-    sections = BENCHMARKS[report.benchmark].sections
-    parts = []
-    if "figure_3" in sections:
-        parts.append(format_figure_3(report.rows[0], markdown=markdown))
-    if "human_validation" in sections:
-        parts.append(format_mturk(markdown=markdown))
-    return "\n\n".join(parts) or None
