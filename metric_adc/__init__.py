@@ -8,8 +8,10 @@ Public API:
 - :mod:`metric_adc.scores.file` — :func:`write_scores` / :func:`read_scores`.
 - :mod:`metric_adc.pairs` — :class:`PairTable`, :func:`li_adger_pairs`, :func:`model_deltas`.
 - :mod:`metric_adc.result_rows` — result rows: :func:`evaluate_on_pairs`, :func:`model_row`, …;
-  :mod:`metric_adc.report.li_adger` — LI-Adger's report (:func:`li_adger_report`,
-  :func:`evaluate_li_adger`); :mod:`metric_adc.report.formatting` — tables for people.
+  :mod:`metric_adc.report.build` — any benchmark's report (:func:`build_report`,
+  :func:`format_report`); :mod:`metric_adc.report.li_adger` — LI-Adger's rows and sections
+  (:func:`li_adger_report`, :func:`evaluate_li_adger`); :mod:`metric_adc.report.formatting` —
+  tables for people.
 - :mod:`metric_adc.thesis.models` — :func:`reproduce_rows`, the thesis's 8 reference models.
 - :mod:`metric_adc.ceiling.compute` — the split-half human ceiling (LI pairs only) and
   :func:`human_ceiling`, the human row of every report.

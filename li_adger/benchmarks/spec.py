@@ -243,11 +243,15 @@ SECTIONS: tuple[str, ...] = (
     "baseline",
     "linking",
     "classifier_mcc",
+    "figure_3",
+    "human_validation",
 )
-"""The report sections on graded human judgements a benchmark may ask for in
-``benchmarks.toml``: the ADC at each δ, the δ sweep, the sentence- and pair-level
+"""The report sections a benchmark may ask for in ``benchmarks.toml`` beside its rows. On
+graded human judgements: the ADC at each δ, the δ sweep, the sentence- and pair-level
 correlations, the human split-half row, bootstrap intervals, ``--baseline`` comparisons,
-``--linking`` rows, and a CoLA classifier's MCC against expert labels."""
+``--linking`` rows, and a CoLA classifier's MCC against expert labels. From a benchmark's
+paper (printed text only): its Fig. 3 (the NPI cloze test by contrast and environment) and
+its human validation (the NPI paper's MTurk table)."""
 
 
 @dataclass(frozen=True)
@@ -280,8 +284,8 @@ class Benchmark:
         The files and the reader of the reference data (tidy frames keyed by reference
         name), when the benchmark's own data holds reference rows.
     sections
-        The report sections on graded human judgements the benchmark asks for (of
-        :data:`SECTIONS`); a benchmark with ``adc`` among them is reported by the ADC report.
+        The report sections the benchmark asks for (of :data:`SECTIONS`); a benchmark with
+        ``adc`` among them is reported by the ADC report (:mod:`metric_adc.report.build`).
     """
 
     name: str

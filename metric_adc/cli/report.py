@@ -1,9 +1,9 @@
 """``report SCORES`` and ``reproduce``: a scores file's report on its benchmark, and the thesis's
 models recomputed (with scores files beside them).
 
-``report`` reads the file for its benchmark (:mod:`metric_adc.scores.benchmark`) and prints
-:func:`metric_adc.report.li_adger.li_adger_report` on LI-Adger,
-:func:`metric_adc.report.benchmark.benchmark_report` elsewhere; ``reproduce`` prints
+``report`` reads the file for its benchmark (:mod:`metric_adc.scores.benchmark`) and prints its
+report (:mod:`metric_adc.report.build`: the rows and the sections its spec lists; options on
+graded human judgements are refused where the spec lists no such section); ``reproduce`` prints
 :func:`metric_adc.report.li_adger.reproduce_report`. Both add the human split-half row (LI
 pairs only) unless ``--ceiling-splits 0``.
 """
@@ -69,14 +69,22 @@ def run_report(args: argparse.Namespace) -> int:
     """``report``: one scores file → its benchmark's report (and optional plots)."""
     if _perturbed(args.scores):
         return _report_perturbed(args)
+    from metric_adc.report.build import build_report, format_report, report_plots
+
     bs = read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
     )
-    if not BENCHMARKS[bs.benchmark].judged:
-        return _report_benchmark(args, bs)
-    from metric_adc.report.formatting import format_li_adger_report
-    from metric_adc.report.li_adger import li_adger_plots, li_adger_report
-
+    sections = BENCHMARKS[bs.benchmark].sections
+    asked = (("--baseline", "baseline", args.baseline), ("--prestandardized", "adc",
+             args.prestandardized), ("--pairs thesis", "adc", args.pairs == "thesis"),
+             ("--linking", "linking", args.linking))  # fmt: skip
+    given = [option for option, section, value in asked if value and section not in sections]
+    if given:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise ValueError(
+            f"{', '.join(given)} {verb} to LI-Adger scores files only ({args.scores} is "
+            f"{bs.benchmark!r})"
+        )
     pairs = None
     if args.pairs == "thesis":
         from metric_adc.thesis.models import thesis_pair_table
@@ -84,50 +92,18 @@ def run_report(args: argparse.Namespace) -> int:
         pairs = thesis_pair_table()
     baseline = li_adger_scores(args.baseline, args, "--baseline") if args.baseline else None
     standardize = not args.prestandardized
-    report = li_adger_report(
+    report = build_report(
         bs, pairs=pairs, baseline=baseline, standardize=standardize, deltas=args.delta,
-        seed=args.seed, n_resamples=args.n_resamples, human=human_row(args), linking=args.linking,
-        baseline_name=args.baseline,
+        seed=args.seed, n_resamples=args.n_resamples, linking=args.linking,
+        human=human_row(args) if "ceiling" in sections else None, baseline_name=args.baseline,
     )  # fmt: skip
     if args.plots:
-        written = li_adger_plots(report, bs, args.plots, pairs=pairs, standardize=standardize,
-                                 delta=args.delta[0])  # fmt: skip
+        written = report_plots(report, bs, args.plots, pairs=pairs, standardize=standardize,
+                               delta=args.delta[0])  # fmt: skip
         print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
-    if args.json:
-        print(dump(report.to_json_dict()))
-    else:
-        print(format_li_adger_report(report, markdown=args.markdown))
-    return 0
-
-
-def _report_benchmark(args: argparse.Namespace, bs) -> int:
-    """``report`` on BLiMP, NPI, the diagnostics or CoLA."""
-    from metric_adc.report.benchmark import benchmark_report
-    from metric_adc.report.family_format import format_benchmark_report
-
-    given = [o for o, v in (("--baseline", args.baseline), ("--prestandardized",
-             args.prestandardized), ("--pairs thesis", args.pairs == "thesis"),
-             ("--linking", args.linking)) if v]  # fmt: skip
-    if given:
-        verb = "applies" if len(given) == 1 else "apply"
-        raise ValueError(
-            f"{', '.join(given)} {verb} to LI-Adger scores files only ({args.scores} is "
-            f"{bs.benchmark!r})"
-        )
-    report = benchmark_report(bs, seed=args.seed, n_resamples=args.n_resamples)
-    if args.plots:
-        from metric_adc.report.plots import plot_benchmark
-
-        written = plot_benchmark(report, args.plots)
-        print(f"wrote {len(written)} plots to {args.plots}", file=sys.stderr)
-    if args.json:
-        print(dump(report.to_json_dict()))
-    else:
-        print(format_benchmark_report(report, markdown=args.markdown))
-        from metric_adc.report.npi_sections import npi_sections
-
-        if extra := npi_sections(report, markdown=args.markdown):
-            print(f"\n{extra}")
+    print(
+        dump(report.to_json_dict()) if args.json else format_report(report, markdown=args.markdown)
+    )
     return 0
 
 

@@ -1,5 +1,6 @@
-"""What ``python -m metric_adc report`` computes for a scores file of the family's benchmarks
-other than LI-Adger (whose report is :func:`metric_adc.report.li_adger.li_adger_report`).
+"""The family's rows of a report: what ``python -m metric_adc report`` computes for a scores file
+of a benchmark whose spec lists no ``adc`` section (:mod:`metric_adc.report.build` chooses;
+LI-Adger's rows are :func:`metric_adc.report.li_adger.li_adger_report`'s).
 
 :func:`benchmark_report` returns a report (:func:`metric_adc.report.shape.report_of`): the
 model's row and the benchmark's reference rows (:func:`metric_adc.result_rows.benchmark_row`,
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from li_adger.benchmarks import BENCHMARKS, Items
+from li_adger.benchmarks import Items
 from li_adger.benchmarks.subsets import (
     SUBSET_COLUMNS,
     SUBSET_WORDS,
@@ -116,8 +117,6 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     >>> [x.model for x in r.rows], r.rows[0].headline == sum(shorter) / len(c)
     (['length'], True)
     """
-    if BENCHMARKS[bs.benchmark].judged:
-        raise ValueError("LI-Adger's report is the ADC report (metric_adc.report.li_adger)")
     items, subset = scored_items(bs)
     o = outcomes(bs.benchmark, items, bs.scores, ranks=bs.ranks, kind=bs.kind, seed=seed)
     row = benchmark_row(

@@ -1,6 +1,7 @@
 """LI-Adger's report: what ``report FILE`` computes for a LI-Adger scores file, and ``reproduce``.
 
-Both return a report in the shape of every benchmark's (:func:`metric_adc.report.shape.report_of`):
+Both return a report in the shape of every benchmark's (:func:`metric_adc.report.shape.report_of`);
+``report`` reaches the first through :func:`metric_adc.report.build.build_report`:
 
 - :func:`li_adger_report`: one scores file on LI-Adger's evaluable pairs (or the thesis's pair
   file): the model's ADC row and the analyses (δ sweep, breakdown by phenomenon, bootstrap
@@ -112,26 +113,6 @@ def mcc_row(bs: BenchmarkScores) -> BenchmarkRow | None:
     return benchmark_row(result, model=bs.model, convention=bs.convention, n_units=len(bs.scores))
 
 
-def _check_sections(benchmark: str, **asked: bool) -> None:
-    """Raise when an option asks for a section the benchmark's spec does not list.
-
-    Examples
-    --------
-    >>> _check_sections("li_adger", linking=True, baseline=False)
-    >>> _check_sections("npi", baseline=True)
-    Traceback (most recent call last):
-    ...
-    ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' ()
-    """
-    sections = BENCHMARKS[benchmark].sections
-    for name, wanted in asked.items():
-        if wanted and name not in sections:
-            raise ValueError(
-                f"the {name!r} section is not among the sections benchmarks.toml gives "
-                f"{benchmark!r} ({', '.join(sections)})"
-            )
-
-
 def li_adger_report(
     bs: BenchmarkScores,
     *,
@@ -146,7 +127,9 @@ def li_adger_report(
     baseline_name: str | None = None,
 ) -> Report:
     """The report of a LI-Adger scores file (a :class:`~metric_adc.report.shape.Report`, with
-    the settings below).
+    the settings below): the rows and sections of the ``adc`` section, as
+    :func:`metric_adc.report.build.build_report` builds them for a benchmark whose spec lists
+    it (that entry point refuses the options its spec does not list).
 
     ``pairs`` defaults to the dataset's evaluable pairs (:func:`metric_adc.pairs.li_adger_pairs`);
     ``baseline`` is a second model compared with this one on them; ``standardize=False``
@@ -176,8 +159,6 @@ def li_adger_report(
     >>> [x.model for x in r.rows]
     ['bbu', 'bbu (LI only)', 'human split-half (LI only)']
     """
-    _check_sections(bs.benchmark, linking=bool(linking), baseline=baseline is not None,
-                    ceiling=human is not None)  # fmt: skip
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
@@ -191,7 +172,7 @@ def li_adger_report(
         if baseline is not None or not standardize:
             raise ValueError(_LINKING_ALONE)
         shown, fits = linking_rows(bs.file, table, linking, deltas=deltas)
-        return report_of("li_adger", [*shown, *beside], linking=fits, **settings)
+        return report_of(bs.benchmark, [*shown, *beside], linking=fits, **settings)
     scored = model_deltas(bs.scores, table, standardize=standardize)
     base = None
     if baseline is not None:
@@ -211,7 +192,7 @@ def li_adger_report(
     )
     mcc = mcc_row(bs) if "classifier_mcc" in BENCHMARKS[bs.benchmark].sections else None
     return report_of(
-        "li_adger",
+        bs.benchmark,
         [*shown, *beside],
         analysis=analysis,
         table_2_2=None if mcc is None else [mcc, *table_2_2_rows()],

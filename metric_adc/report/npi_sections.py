@@ -1,8 +1,10 @@
 """What the text report adds on the NPI benchmarks: the cloze test as Fig. 3 lays it out, and
 the paper's human validation (its appendix Table 4) beside every NPI report.
 
-Both are printed after the family report (:func:`metric_adc.report.family_format.format_benchmark_report`),
-as their own sections; the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
+Both are sections a benchmark's spec asks for (``figure_3``, ``human_validation`` in
+``benchmarks.toml``), printed after the family report by
+:func:`metric_adc.report.build.format_report` (:data:`~metric_adc.report.build.SECTION_FORMATS`);
+the numbers come from :func:`metric_adc.family.npi_cloze.figure_3` and
 :data:`metric_adc.report.paper_tables.NPI_MTURK` (typed from the paper).
 
 Examples
@@ -16,10 +18,9 @@ from __future__ import annotations
 from li_adger.io.text_table import fmt, markdown_table, text_table
 from metric_adc.family.npi_cloze import CONTRASTS, figure_3
 from metric_adc.report.paper_tables import NPI_MTURK
-from metric_adc.report.shape import Report
 from metric_adc.result_rows import BenchmarkRow
 
-__all__ = ["format_figure_3", "format_mturk", "npi_sections"]
+__all__ = ["format_figure_3", "format_mturk"]
 
 
 def _table(header: list[str], body: list[list[str]], markdown: bool) -> str:
@@ -60,15 +61,3 @@ def format_mturk(*, markdown: bool = False) -> str:
         f"acceptable, {o['unacceptable_rated_unacceptable']} % of the unacceptable ones rated "
         f"unacceptable; agreement {o['agreement']} %"
     )
-
-
-def npi_sections(report: Report, *, markdown: bool = False) -> str | None:
-    """The sections a report on ``npi`` or ``npi_cloze`` adds (``None`` on another benchmark):
-    Fig. 3 for the cloze test, the human validation for both."""
-    if report.benchmark not in ("npi", "npi_cloze"):
-        return None
-    parts = []
-    if report.benchmark == "npi_cloze":
-        parts.append(format_figure_3(report.rows[0], markdown=markdown))
-    parts.append(format_mturk(markdown=markdown))
-    return "\n\n".join(parts)

@@ -5,7 +5,8 @@
 settings and prints as JSON through :meth:`Report.to_json_dict` (keys :data:`REPORT_KEYS`, always
 all of them, ``None`` where a part does not apply); :func:`metric_adc.report.li_adger.li_adger_report`,
 :func:`~metric_adc.report.li_adger.reproduce_report` and
-:func:`metric_adc.report.benchmark.benchmark_report` build their reports with it.
+:func:`metric_adc.report.benchmark.benchmark_report` build their reports with it (the first and
+the last through :func:`metric_adc.report.build.build_report`).
 """
 
 from __future__ import annotations
