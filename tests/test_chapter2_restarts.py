@@ -140,12 +140,11 @@ def test_the_committed_padded_run_against_the_length_grouped_restarts(capsys):
     pad, length = rows["minilm-cola-pad64"], rows["minilm-cola-restarts"]
     for name in ("thesis_cola_test", "cola_out_of_domain_dev"):
         assert length[name]["min"] <= pad[name]["mean"] <= length[name]["max"], name
-    spec = {p: json.loads((p / "run.json").read_text())["spec"] for p in (padded, grouped)}
+    run = {p: json.loads((p / "run.json").read_text()) for p in (padded, grouped)}
+    spec = {p: r["spec"] for p, r in run.items()}
     assert (spec[padded]["grouping"], spec[grouped]["grouping"]) == ("pad64", "length")
     assert spec[padded]["max_length"] == 64
     same = ("model", "epochs", "batch_size", "lr", "preset", "weight_decay", "warmup_ratio")
     assert {k: spec[padded][k] for k in same} == {k: spec[grouped][k] for k in same}
-    padded_s = json.loads((padded / "run.json").read_text())["train_seconds"]
-    grouped_run = json.loads((grouped / "run.json").read_text())
-    per_restart = grouped_run["train_seconds"] / len(grouped_run["restarts"])
-    assert padded_s >= 2 * per_restart
+    per_restart = run[grouped]["train_seconds"] / len(run[grouped]["restarts"])
+    assert run[padded]["train_seconds"] >= 2 * per_restart

@@ -69,7 +69,7 @@ def run_report(args: argparse.Namespace) -> int:
     """``report``: one scores file → its benchmark's report (and optional plots)."""
     if _perturbed(args.scores):
         return _report_perturbed(args)
-    from metric_adc.report.build import build_report, format_report, report_plots
+    from metric_adc.report.build import build_report, format_report, refused_options, report_plots
 
     bs = read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
@@ -78,7 +78,7 @@ def run_report(args: argparse.Namespace) -> int:
     asked = (("--baseline", "baseline", args.baseline), ("--prestandardized", "adc",
              args.prestandardized), ("--pairs thesis", "adc", args.pairs == "thesis"),
              ("--linking", "linking", args.linking))  # fmt: skip
-    given = [option for option, section, value in asked if value and section not in sections]
+    given = refused_options(bs.benchmark, asked)
     if given:
         verb = "applies" if len(given) == 1 else "apply"
         raise ValueError(

@@ -41,6 +41,7 @@ __all__ = [
     "build_report",
     "check_sections",
     "format_report",
+    "refused_options",
     "report_plots",
 ]
 
@@ -57,13 +58,19 @@ class SectionReport:
     plot: Callable[..., list[Path]]
 
 
+def _family_report(bs: BenchmarkScores, *, seed: int, n_resamples: int, **_options) -> Report:
+    """:func:`benchmark_report`, taking and leaving the options on graded human judgements
+    (:func:`check_sections` has refused any that was asked for)."""
+    return benchmark_report(bs, seed=seed, n_resamples=n_resamples)
+
+
 def _family_plots(report: Report, bs: BenchmarkScores, folder, **_options) -> list[Path]:
     return plot_benchmark(report, folder)
 
 
 SECTION_REPORTS: dict[str | None, SectionReport] = {
     "adc": SectionReport(li_adger_report, format_li_adger_report, li_adger_plots),
-    None: SectionReport(benchmark_report, format_benchmark_report, _family_plots),
+    None: SectionReport(_family_report, format_benchmark_report, _family_plots),
 }
 """The sections that bring their own rows, and the family's report (key ``None``) for a
 benchmark whose spec lists none of them."""
@@ -82,13 +89,27 @@ def check_sections(benchmark: str, **asked: bool) -> None:
     ...
     ValueError: the 'baseline' section is not among the sections benchmarks.toml gives 'npi' (human_validation)
     """
+    refused = refused_options(benchmark, [(name, name, wanted) for name, wanted in asked.items()])
+    if refused:
+        raise ValueError(
+            f"the {refused[0]!r} section is not among the sections benchmarks.toml gives "
+            f"{benchmark!r} ({', '.join(BENCHMARKS[benchmark].sections)})"
+        )
+
+
+def refused_options(benchmark: str, asked: Iterable[tuple[str, str, bool]]) -> list[str]:
+    """The options of ``asked`` — (option, the section it asks for, whether it is given) —
+    that are given and ask for a section the benchmark's spec does not list, in order.
+
+    Examples
+    --------
+    >>> refused_options("npi", [("--baseline", "baseline", True), ("--linking", "linking", False)])
+    ['--baseline']
+    >>> refused_options("li_adger", [("--baseline", "baseline", True)])
+    []
+    """
     sections = BENCHMARKS[benchmark].sections
-    for name, wanted in asked.items():
-        if wanted and name not in sections:
-            raise ValueError(
-                f"the {name!r} section is not among the sections benchmarks.toml gives "
-                f"{benchmark!r} ({', '.join(sections)})"
-            )
+    return [option for option, section, given in asked if given and section not in sections]
 
 
 SECTION_FORMATS: dict[str, Callable[[Report, bool], str]] = {
@@ -106,7 +127,7 @@ def _path(benchmark: str) -> SectionReport:
     Examples
     --------
     >>> _path("li_adger").build.__name__, _path("npi").build.__name__
-    ('li_adger_report', 'benchmark_report')
+    ('li_adger_report', '_family_report')
     """
     sections = BENCHMARKS[benchmark].sections
     return SECTION_REPORTS[next((s for s in sections if s in SECTION_REPORTS), None)]
@@ -150,9 +171,6 @@ def build_report(
     ...
     ValueError: the 'linking' section is not among the sections benchmarks.toml gives 'npi' (human_validation)
     """
-    options = {"deltas": deltas, "pairs": pairs, "baseline": baseline,
-               "baseline_name": baseline_name, "standardize": standardize, "human": human,
-               "linking": linking}  # fmt: skip
     check_sections(
         bs.benchmark,
         adc=pairs is not None or not standardize,
@@ -160,10 +178,10 @@ def build_report(
         ceiling=human is not None,
         linking=bool(linking),
     )
-    path = _path(bs.benchmark)
-    if path is SECTION_REPORTS[None]:
-        options = {}
-    return path.build(bs, seed=seed, n_resamples=n_resamples, **options)
+    return _path(bs.benchmark).build(
+        bs, seed=seed, n_resamples=n_resamples, deltas=deltas, pairs=pairs, baseline=baseline,
+        baseline_name=baseline_name, standardize=standardize, human=human, linking=linking,
+    )  # fmt: skip
 
 
 def format_report(report: Report, *, markdown: bool = False) -> str:
