@@ -111,21 +111,9 @@ def restart_text(meta: dict[str, Any], predictions: dict[str, list[dict[str, Any
 
 
 def read_restart(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The metadata and records of a restart file; a bad line is an error naming the file,
-    line, id and field (the metric's reader of the format,
-    :func:`metric_adc.chapter2.runs.read_restart_lines`, the one that checks it).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> bad = Path(tempfile.mkdtemp()) / "restart-0.jsonl"
-    >>> meta = {"format": PREDICTIONS_FORMAT, "version": 1, "seed": 0, "restart_kind": "orders"}
-    >>> _ = bad.write_text(json.dumps(meta) + '\\n{"set": "x", "id": "a", "gold": 1}\\n')
-    >>> read_restart(bad)
-    Traceback (most recent call last):
-    ...
-    li_adger.io.readers.InputFileError: ...restart-0.jsonl line 2 (id 'a'): missing field 'prediction'
-    """
+    """The metadata and records of a restart file, read and checked by the metric's reader of
+    the format, :func:`metric_adc.chapter2.runs.read_restart_lines` (its doctest shows the error
+    a bad line gives: file, line, id and field)."""
     return read_restart_lines(path)
 
 
