@@ -52,3 +52,25 @@ def walk_counts(stops: Sequence[tuple[str, str]]) -> WalkCounts:
             left.add(previous)
         previous = file
     return WalkCounts(len(stops), len({file for file, _ in stops}), returns)
+
+
+def return_steps(stops: Sequence[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """Each return as ``(file left, file re-entered, function entered)``, in walk order.
+
+    Lists what :func:`walk_counts` counts, so that a reader can see which calls go back up.
+
+    >>> return_steps([("a.py", "f"), ("b.py", "g"), ("a.py", "h"), ("b.py", "k")])
+    [('b.py', 'a.py', 'h'), ('a.py', 'b.py', 'k')]
+    """
+    left: set[str] = set()
+    steps: list[tuple[str, str, str]] = []
+    previous: str | None = None
+    for file, function in stops:
+        if file == previous:
+            continue
+        if file in left and previous is not None:
+            steps.append((previous, file, function))
+        if previous is not None:
+            left.add(previous)
+        previous = file
+    return steps
