@@ -52,7 +52,7 @@ def test_fig1_has_a_row_per_model_and_configuration_with_its_caps(records):
     assert minilm.loc["CoLA", "Wilcox"] == grid["cola"]["wilcox"]
     assert minilm.loc["All NPI", ENVIRONMENTS["only"]] == grid["all"]["only"]
     (caps,) = set(minilm["Caps"])
-    assert caps.startswith("capped (") and "train_cap=64, eval_cap=96" in caps
+    assert caps.startswith("capped (") and "train_cap=1000, eval_cap=1000" in caps
     bow = frame[frame["Model"] == "bow:input-embeddings:minilm"].set_index("Configuration")
     assert bow.loc["CoLA", ENV_COLUMNS].isna().all()  # no CoLA bag of words
     fig = acceptability_heatmap(records)
@@ -74,7 +74,7 @@ def test_fig2_and_fig4_frames(records):
     assert set(probes["Fine-tuning"]) >= {"cola", "all", "none"}
     scope = probes[(probes["Fine-tuning"] == "all") & (probes["Feature"] == "scope")].iloc[0]
     assert pd_isna(scope[ENVIRONMENTS["simplequestions"]])  # no scope in simple questions
-    assert scope["Caps"] == "train 200, test 200"
+    assert scope["Caps"] == "train 1000, test 1000"
 
 
 def pd_isna(value) -> bool:
@@ -83,14 +83,16 @@ def pd_isna(value) -> bool:
     return bool(pd.isna(value))
 
 
-def test_the_page_states_the_caps_and_that_the_run_is_small(records):
+def test_the_page_states_the_caps_and_that_the_run_is_capped(records):
     text = npi_methods_intro(records)
-    assert "train_cap=64, eval_cap=96" in text
+    assert "train_cap=1000, eval_cap=1000" in text
     assert "CoLA configuration from minilm-cola-restarts/model-0" in text
-    assert "A small run" in text and "epoch(s)" in text
+    assert "A capped run" in text and "at most 1,000 of the 10,000 sentences" in text
+    assert "A small run" not in text and "epoch(s)" in text
     uncapped = [{**records[0], "models": {"m": {**records[0]["models"]["minilm"],
                  "caps": ["uncapped"], "capped": False}}, "facts": {"m": {"epochs": [4]}}}]  # fmt: skip
     assert "A small run" not in npi_methods_intro(uncapped)
+    assert "A capped run" not in npi_methods_intro(uncapped)
     assert npi_methods_intro([]).endswith("No results of these methods are shipped.")
 
 

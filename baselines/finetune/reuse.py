@@ -47,6 +47,7 @@ from baselines.finetune.runs import (
     restart_text,
 )
 from baselines.finetune.spec import FinetuneSpec
+from baselines.recorded_path import recorded_path
 
 __all__ = ["FineTune", "cola_run_fine_tunes", "evaluate_fine_tunes", "reuse_spec"]
 
@@ -90,7 +91,7 @@ def cola_run_fine_tunes(run_dir: str | Path) -> list[FineTune]:
         folder = model_path(run_dir, seed)
         if not (folder / "config.json").is_file():
             continue
-        source = {"run": str(run_dir.resolve()), "seed": seed, "model": str(folder.resolve())}
+        source = {"run": recorded_path(run_dir), "seed": seed, "model": recorded_path(folder)}
         trained = {k: meta.get(k) for k in _TRAINED}
         out.append(FineTune(seed, folder, dict(meta["settings"]), trained, source))
     if not out:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from baselines.recorded_path import recorded_path
 from li_adger.benchmarks.npi_sets import FEATURES, NpiSentence, read_probing
 from li_adger.io.atomic import atomic_write_text
 
@@ -149,7 +150,8 @@ def run_probes(
             offset += n
     encode_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    rows = probe_rows(vectors, train, test, {e: str(f) for e, f in assignments.items()}, seed=seed)
+    names = {e: recorded_path(f) for e, f in assignments.items()}
+    rows = probe_rows(vectors, train, test, names, seed=seed)
     costs = {
         "encode_seconds": round(encode_seconds, 2),
         "probe_seconds": round(time.perf_counter() - started, 2),

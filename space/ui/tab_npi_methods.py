@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 ENV_COLUMNS = [ENVIRONMENTS[e] for e in ENVIRONMENTS]
+NPI_TRAIN_SENTENCES = 10_000  # training sentences per environment in the NPI data
 """The environments' columns, as the paper abbreviates them."""
 
 _ABOUT = """
@@ -50,20 +51,38 @@ def _caps(model: dict[str, Any]) -> str:
     return f"capped ({'; '.join(model['caps'])})" if model["capped"] else "uncapped"
 
 
-def _small(record: dict[str, Any]) -> bool:
-    """Whether a record's classifiers trained on fewer than 1,000 sentences per environment
-    or for one epoch only.
+def _capped_note(record: dict[str, Any]) -> str | None:
+    """The note on a record whose NPI classifiers trained on fewer than the 10,000 sentences
+    per environment that the paper trains on (``None`` when none was capped, or the caps are
+    unknown and no run was of one epoch); below 1,000 sentences or at one epoch it also says
+    that the run shows the methods at work, not what the encoder knows.
 
     Examples
     --------
     >>> m = {"caps": ["train_cap=64, eval_cap=96"], "capped": True}
-    >>> _small({"models": {"m": m}}), _small({"models": {"m": {**m, "caps": ["uncapped"]}}})
-    (True, False)
+    >>> print(_capped_note({"models": {"m": m}, "facts": {"m": {"epochs": [1]}}}))
+    **A small run.** Its NPI classifiers trained on at most 64 of the 10,000 sentences per environment (the paper: all of them), for 1 epoch(s), on a CPU: it shows the methods at work, not what the encoder knows. The paper's setting is the uncapped command of docs/npi-methods.md (a GPU).
+    >>> _capped_note({"models": {"m": {**m, "caps": ["uncapped"]}}, "facts": {"m": {"epochs": [4]}}})
     """
     caps = [int(n) for m in record["models"].values() for c in m["caps"]
             for n in re.findall(r"train_cap=(\d+)", c)]  # fmt: skip
     epochs = [e for f in record.get("facts", {}).values() for e in f.get("epochs", [])]
-    return any(n < 1000 for n in caps) or (bool(epochs) and max(epochs) <= 1)
+    capped = bool(caps) and max(caps) < NPI_TRAIN_SENTENCES
+    small = (bool(caps) and max(caps) < 1000) or (bool(epochs) and max(epochs) <= 1)
+    if not (capped or small):
+        return None
+    trained = (
+        f"at most {max(caps):,} of the {NPI_TRAIN_SENTENCES:,} sentences per environment"
+        if capped
+        else f"all {NPI_TRAIN_SENTENCES:,} sentences per environment"
+    )
+    span = "/".join(map(str, sorted(set(epochs)))) or "?"
+    return (
+        f"**A {'small' if small else 'capped'} run.** Its NPI classifiers trained on {trained}"
+        f"{' (the paper: all of them)' if capped else ''}, for {span} epoch(s), on a CPU"
+        + (": it shows the methods at work, not what the encoder knows." if small else ".")
+        + " The paper's setting is the uncapped command of docs/npi-methods.md (a GPU)."
+    )
 
 
 def npi_methods_intro(records: list[dict[str, Any]]) -> str:
@@ -91,13 +110,9 @@ def npi_methods_intro(records: list[dict[str, Any]]) -> str:
             if model.get("cola_fine_tunes"):
                 parts.append(f"CoLA configuration from {', '.join(model['cola_fine_tunes'])}")
             lines.append("; ".join(parts) + ".")
-        if _small(record):
-            lines.append(
-                "**A small run.** Its NPI classifiers trained on fewer than 1,000 sentences per "
-                "environment (of 10,000) or for one epoch, on a shared CPU: it shows the methods "
-                "at work, not what the encoder knows. The paper's setting is the uncapped "
-                "command of docs/npi-methods.md (a GPU)."
-            )
+        note = _capped_note(record)
+        if note:
+            lines.append(note)
     return "\n\n".join(lines)
 
 
