@@ -32,8 +32,8 @@ __all__ = [
 ]
 
 ENV_COLUMNS = [ENVIRONMENTS[e] for e in ENVIRONMENTS]
-NPI_TRAIN_SENTENCES = 10_000  # training sentences per environment in the NPI data
 """The environments' columns, as the paper abbreviates them."""
+NPI_TRAIN_SENTENCES = 10_000  # training sentences per environment in the NPI data
 
 _ABOUT = """
 **The NPI paper's methods** (Warstadt et al. 2019): Boolean acceptability classifiers

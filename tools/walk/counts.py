@@ -40,17 +40,7 @@ def walk_counts(stops: Sequence[tuple[str, str]]) -> WalkCounts:
     >>> walk_counts([("a.py", "f"), ("a.py", "g"), ("b.py", "h")])
     WalkCounts(stops=3, files=2, returns=0)
     """
-    left: set[str] = set()
-    returns = 0
-    previous: str | None = None
-    for file, _function in stops:
-        if file == previous:
-            continue
-        if file in left:
-            returns += 1
-        if previous is not None:
-            left.add(previous)
-        previous = file
+    returns = len(return_steps(stops))
     return WalkCounts(len(stops), len({file for file, _ in stops}), returns)
 
 
