@@ -30,8 +30,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc import classification, core
-from metric_adc.input_checks import as_model_and_human
+from metric_adc import classification, formulas
+from metric_adc.input_checks import as_model_and_human, check_delta
 
 __all__ = [
     "COUNT_STATISTICS",
@@ -63,10 +63,10 @@ def _components(statistic: str, m: np.ndarray, h: np.ndarray | None, delta: floa
     elif statistic == "adc":
         if delta is None:
             raise ValueError("statistic 'adc' needs 'delta' (got None)")
-        per = core.adc_pass(m, h, delta).astype(float)
+        per = formulas.adc_passes(m, h, check_delta(delta)).astype(float)
     elif statistic == "adc_auc":
-        dmax = core.DEFAULT_AUC_MAX if delta is None else core.check_delta(delta)
-        per = core.adc_auc_terms(m, h, dmax)
+        dmax = formulas.DEFAULT_AUC_MAX if delta is None else check_delta(delta)
+        per = formulas.auc_terms(m, h, dmax)
     else:
         cols = np.column_stack([np.ones_like(m), m, h, m * m, h * h, m * h])
         return cols, _pearson_from_sums

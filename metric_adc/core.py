@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from metric_adc import formulas
 from metric_adc.correlation import correlation, sentence_correlation, spearman_brown
 from metric_adc.input_checks import (
     as_finite,
@@ -51,9 +52,14 @@ from metric_adc.input_checks import (
     as_ids,
     as_labels,
     as_model_and_human,
-    as_scalar,
+    as_sweep_grid,
+    check_delta,
+    check_deltas,
     check_int,
     check_mapping,
+    check_share,
+    delta_key,
+    summary_options,
 )
 
 __all__ = [
@@ -85,106 +91,12 @@ __all__ = [
 DEFAULT_DELTAS: tuple[float, ...] = (0.5, 1.0, 5.0)
 """The thresholds the thesis reports: 0.5 and 1 (strict), 5 (close to the BLiMP criterion)."""
 
-DEFAULT_AUC_MAX: float = 5.0
+DEFAULT_AUC_MAX: float = formulas.DEFAULT_AUC_MAX
 """Upper end of the δ range whose normalized area :func:`adc_auc` reports."""
 
 
 # ----------------------------------------------------------------------------- thresholds
-def check_delta(delta: float, name: str = "delta") -> float:
-    """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed);
-    otherwise raise naming the argument ``name``.
-
-    Examples
-    --------
-    >>> check_delta(1)
-    1.0
-    >>> check_delta(-0.5)
-    Traceback (most recent call last):
-    ...
-    ValueError: 'delta' must be > 0 (got -0.5)
-    >>> check_delta(0, "auc_max")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'auc_max' must be > 0 (got 0)
-    """
-    d = as_scalar(delta, name, "a number > 0")
-    if math.isnan(d) or d <= 0:
-        raise ValueError(f"{name!r} must be > 0 (got {delta!r})")
-    return d
-
-
-def check_deltas(deltas: Iterable[float], name: str = "deltas") -> list[float]:
-    """ADC thresholds as a list of floats, each checked by :func:`check_delta` (an element
-    named ``deltas[k]``); a single number or a string is not a list of thresholds.
-
-    Examples
-    --------
-    >>> check_deltas((0.5, 1))
-    [0.5, 1.0]
-    >>> check_deltas(0.5)
-    Traceback (most recent call last):
-    ...
-    TypeError: 'deltas' must be a list of thresholds > 0 (got 0.5)
-    >>> check_deltas("0.5")
-    Traceback (most recent call last):
-    ...
-    TypeError: 'deltas' must be a list of thresholds > 0 (got '0.5')
-    >>> check_deltas([0.5, 0])
-    Traceback (most recent call last):
-    ...
-    ValueError: 'deltas[1]' must be > 0 (got 0)
-    """
-    if isinstance(deltas, str | bytes | Mapping) or not isinstance(deltas, Iterable):
-        raise TypeError(f"{name!r} must be a list of thresholds > 0 (got {deltas!r:.80})")
-    values = list(deltas)
-    if all(type(d) is float and d > 0 for d in values):  # already valid: a long grid is cheap
-        return values
-    return [check_delta(d, f"{name}[{k}]") for k, d in enumerate(values)]
-
-
-def delta_key(delta: float) -> str:
-    """The dict key used for a threshold in results: ``repr(float(delta))``.
-
-    Examples
-    --------
-    >>> [delta_key(d) for d in (0.5, 1, 5.0, 0.25)]
-    ['0.5', '1.0', '5.0', '0.25']
-    """
-    return repr(check_delta(delta))
-
-
 # ----------------------------------------------------------------------------- z-scores and deltas
-def _exponent(*arrays: np.ndarray) -> int:
-    """The binary exponent of the largest magnitude in ``arrays``: scaling by ``2**-e`` is exact
-    and keeps every sum and square of the scaled values in range (±1e308 and 1e-308 alike)."""
-    top = max((float(np.max(np.abs(a))) for a in arrays if a.size), default=0.0)
-    return int(np.frexp(top)[1]) if top > 0 else 0
-
-
-def _mean_sd(arr: np.ndarray, name: str, unscaled: np.ndarray) -> tuple[float, float]:
-    """Mean and population standard deviation of finite (scaled) values, or raise if z-scores
-    over them are undefined (fewer than 2 values, or all equal; the message shows a value of
-    ``unscaled``, the values as given)."""
-    if arr.size == 0:
-        raise ValueError(f"{name!r} is empty: expected at least 2 sentences")
-    sd = arr.std()
-    if arr.size < 2 or sd == 0 or not np.isfinite(sd):
-        raise ValueError(
-            f"{name!r} are constant (all {float(unscaled[0])!r}): z-scores are undefined"
-        )
-    return arr.mean(), sd
-
-
-def _zscores(arr: np.ndarray, name: str, population: np.ndarray | None = None) -> np.ndarray:
-    """``arr`` z-scored over itself or over ``population``, scaled first by a power of two
-    (:func:`_exponent`): z-scores do not change with the scale, the scaling is exact, and no
-    sum or square overflows or underflows however large or small the scores."""
-    over = arr if population is None else population
-    e = _exponent(arr, over)
-    mean, sd = _mean_sd(np.ldexp(over, -e), name, over)
-    return (np.ldexp(arr, -e) - mean) / sd
-
-
 def zscore(scores: ArrayLike) -> np.ndarray:
     """Z-score with the population standard deviation (``ddof=0``).
 
@@ -202,7 +114,7 @@ def zscore(scores: ArrayLike) -> np.ndarray:
     ...
     ValueError: 'scores' are constant (all 2.0): z-scores are undefined
     """
-    return _zscores(as_finite(scores, "scores"), "scores")
+    return formulas.zscores(as_finite(scores, "scores"), "scores")
 
 
 def zscore_by_id(
@@ -238,9 +150,9 @@ def zscore_by_id(
         dup = next(k for k, c in seen.items() if c > 1)
         raise ValueError(f"'ids' must be unique (got {dup!r} {seen[dup]} times)")
     if population is None:
-        z = _zscores(arr, "scores")
+        z = formulas.zscores(arr, "scores")
     else:
-        z = _zscores(arr, "population", as_finite(population, "population"))
+        z = formulas.zscores(arr, "population", as_finite(population, "population"))
     return dict(zip(ids, z.tolist(), strict=True))
 
 
@@ -274,11 +186,7 @@ def pair_deltas(
         v = values[i]
         if not isinstance(v, numbers.Real) or isinstance(v, bool | np.bool_):
             raise ValueError(f"'values' must map ids to numbers (got {v!r:.80} for id {i!r})")
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.array(
-            [float(values[g]) - float(values[b]) for g, b in zip(good_ids, bad_ids, strict=True)],
-            float,
-        )
+    return formulas.differences(values, good_ids, bad_ids)
 
 
 # ----------------------------------------------------------------------------- criteria
@@ -313,25 +221,7 @@ def adc_pass(model_delta: ArrayLike, human_delta: ArrayLike, delta: float) -> np
     """
     d = check_delta(delta)
     m, h = _pairs(model_delta, human_delta)
-    with np.errstate(invalid="ignore"):
-        return (np.sign(m) == np.sign(h)) & (np.abs(h - m) < d)
-
-
-def _evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    keep = ~np.isnan(h)
-    return m[keep], h[keep], int((~keep).sum())
-
-
-_NO_PAIRS = (
-    "'model_delta' and 'human_delta' have no evaluable pairs: expected at least 1 pair with a "
-    "human judgement"
-)
-
-
-def _mean(x: np.ndarray, empty: str = _NO_PAIRS) -> float:
-    if x.size == 0:
-        raise ValueError(empty)
-    return float(np.mean(x))
+    return formulas.adc_passes(m, h, d)
 
 
 def adc(model_delta: ArrayLike, human_delta: ArrayLike, delta: float = 1.0) -> float:
@@ -343,8 +233,7 @@ def adc(model_delta: ArrayLike, human_delta: ArrayLike, delta: float = 1.0) -> f
     0.3333333333333333
     """
     m, h = _pairs(model_delta, human_delta)
-    m, h, _ = _evaluable(m, h)
-    return _mean(adc_pass(m, h, delta))
+    return formulas.adc_share(m, h, check_delta(delta))
 
 
 def human_sign_accuracy(model_delta: ArrayLike, human_delta: ArrayLike) -> float:
@@ -366,7 +255,7 @@ def blimp_accuracy(model_delta: ArrayLike) -> float:
     >>> blimp_accuracy([0.3, 0.0, -1.0, 2.0])
     0.5
     """
-    return _mean(blimp_pass(model_delta), "'model_delta' is empty: expected at least 1 pair")
+    return formulas.blimp_share(as_finite(model_delta, "model_delta"))
 
 
 def adc_auc(
@@ -386,8 +275,7 @@ def adc_auc(
     if math.isinf(d):
         raise ValueError("'delta_max' must be finite (got inf)")
     m, h = _pairs(model_delta, human_delta)
-    m, h, _ = _evaluable(m, h)
-    return _mean(adc_auc_terms(m, h, d))
+    return formulas.auc_share(m, h, d)
 
 
 def adc_auc_terms(
@@ -404,9 +292,7 @@ def adc_auc_terms(
     """
     d = check_delta(delta_max, "delta_max")
     m, h = _pairs(model_delta, human_delta)
-    agree = np.sign(m) == np.sign(h)
-    with np.errstate(over="ignore"):  # a tiny delta_max: the ratio is inf, the term 0
-        return np.where(agree, np.clip(1.0 - np.abs(h - m) / d, 0.0, 1.0), 0.0)
+    return formulas.auc_terms(m, h, d)
 
 
 def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float) -> float | None:
@@ -427,17 +313,9 @@ def delta_for_share(model_delta: ArrayLike, human_delta: ArrayLike, share: float
     >>> adc([1.0, 2.0, 3.0, -1.0], [1.1, 2.5, 2.0, 1.0], 0.5 + 1e-9)
     0.5
     """
-    if not 0.0 < as_scalar(share, "share", "a number in (0, 1]") <= 1.0:
-        raise ValueError(f"'share' must be in (0, 1] (got {share!r})")
+    check_share(share)
     m, h = _pairs(model_delta, human_delta)
-    m, h, _ = _evaluable(m, h)
-    if m.size == 0:
-        raise ValueError(_NO_PAIRS)
-    need = math.ceil(share * m.size - 1e-9)
-    err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
-    if err.size < need:
-        return None
-    return float(err[need - 1])
+    return formulas.delta_reaching(m, h, share)
 
 
 def delta_sweep(
@@ -455,27 +333,9 @@ def delta_sweep(
     >>> s["adc"], s["human_sign"]
     ([0.3333333333333333, 0.3333333333333333, 0.6666666666666666], 0.6666666666666666)
     """
-    grid = (
-        [round(0.05 * k, 10) for k in range(1, 101)]
-        if deltas is None
-        else sorted(check_deltas(deltas))
-    )
-    if not grid:
-        raise ValueError("'deltas' is empty: expected at least one threshold > 0")
+    grid = as_sweep_grid(deltas)
     m, h = _pairs(model_delta, human_delta)
-    m, h, _ = _evaluable(m, h)
-    err = np.abs(h - m)
-    agree = np.sign(m) == np.sign(h)
-    human_sign = _mean(agree)
-    # ADC(δ) = #{agreeing pairs with err < δ} / n: one sort, then a count per δ
-    passing = np.searchsorted(np.sort(err[agree]), grid, side="left")
-    finite_max = max((d for d in grid if math.isfinite(d)), default=DEFAULT_AUC_MAX)
-    return {
-        "deltas": [float(d) for d in grid],
-        "adc": [int(c) / m.size for c in passing],
-        "auc": _mean(adc_auc_terms(m, h, finite_max)),
-        "human_sign": human_sign,
-    }
+    return formulas.sweep(m, h, grid)
 
 
 # ----------------------------------------------------------------------------- summaries
@@ -504,40 +364,10 @@ def summarize(
     >>> summarize([0.3, -0.1])["adc"]
     {'0.5': None, '1.0': None, '5.0': None}
     """
-    keys = [repr(d) for d in check_deltas(deltas)]
-    if math.isinf(check_delta(auc_max, "auc_max")):
-        raise ValueError("'auc_max' must be finite (got inf)")
+    keys, auc_max = summary_options(deltas, auc_max)
     min_pairs = check_int(min_pairs, "min_pairs", low=1)
     m, h = as_model_and_human(model_delta, human_delta)
-    n_excluded = 0
-    if h is not None:
-        m, h, n_excluded = _evaluable(m, h)
-    if m.size < min_pairs:
-        raise ValueError(
-            f"'model_delta' has {m.size} evaluable pairs, fewer than 'min_pairs' ({min_pairs}) "
-            f"(got {m.size}; {n_excluded} excluded for a missing human judgement)"
-        )
-    out: dict = {
-        "n_pairs": int(m.size),
-        "n_excluded": n_excluded,
-        "blimp": blimp_accuracy(m),
-        "human_sign": None,
-        "adc": dict.fromkeys(keys),
-        "adc_auc": None,
-        "pearson_pairs": None,
-        "pearson_pairs_p": None,
-        "spearman_pairs": None,
-        "spearman_pairs_p": None,
-    }
-    if h is None:
-        return out
-    out["human_sign"] = human_sign_accuracy(m, h)
-    out["adc"] = {k: adc(m, h, float(k)) for k in keys}
-    out["adc_auc"] = adc_auc(m, h, auc_max)
-    r = correlation(m, h)
-    out["pearson_pairs"], out["pearson_pairs_p"] = r["pearson"], r["pearson_p"]
-    out["spearman_pairs"], out["spearman_pairs_p"] = r["spearman"], r["spearman_p"]
-    return out
+    return formulas.summarize_pairs(m, h, keys, auc_max, min_pairs)
 
 
 def breakdown(
@@ -559,22 +389,9 @@ def breakdown(
     >>> list(b), b["LI"]["blimp"], b["Adger"]["adc"]
     (['Adger', 'LI'], 0.5, {'1.0': 1.0})
     """
-    deltas = check_deltas(deltas)
-    check_delta(auc_max, "auc_max")
+    keys, auc_max = summary_options(deltas, auc_max)
     m, h = as_model_and_human(model_delta, human_delta)
-    g = np.asarray(as_labels(groups, m.size), dtype=object)
-    out: dict[str, dict] = {}
-    for name in sorted(set(g.tolist())):
-        sel = g == name
-        hs = None if h is None else h[sel]
-        n_known = int(sel.sum()) if hs is None else int((~np.isnan(hs)).sum())
-        if n_known == 0:
-            empty = summarize([0.0], None, deltas=deltas, min_pairs=1)
-            empty.update(n_pairs=0, n_excluded=int(sel.sum()), blimp=None)
-            out[name] = empty
-            continue
-        out[name] = summarize(m[sel], hs, deltas=deltas, auc_max=auc_max, min_pairs=1)
-    return out
+    return formulas.breakdown_of(as_labels(groups, m.size), m, h, keys, auc_max)
 
 
 def overlap(system_pass: ArrayLike, baseline_pass: ArrayLike) -> dict[str, float | int]:

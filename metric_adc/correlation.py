@@ -5,11 +5,13 @@ model deltas vs human deltas); :func:`pearson` is its Pearson coefficient alone 
 ceiling takes hundreds of them); :func:`sentence_correlation` is the sentence level for scores
 and judgements keyed by sentence id; :func:`spearman_brown` turns a split-half correlation into
 the reliability of the full sample (the human ceiling, or any measure computed on two halves of
-its data). All but :func:`pearson` are re-exported by :mod:`metric_adc.core`. The coefficients,
-ranks and p-values come from :mod:`scipy.stats` (``pearsonr``, ``spearmanr``; imported where a
-coefficient is computed, so that importing the metric does not load SciPy); this module adds
-what SciPy does not do: the points paired by NaN, the power-of-two scaling against overflow,
-``None`` (never NaN or a warning) for an undefined coefficient, and Spearman-Brown.
+its data). All but :func:`pearson` are re-exported by :mod:`metric_adc.core`. This module
+checks the inputs (each message naming the argument); the arithmetic is in
+:mod:`metric_adc.formulas`. The coefficients, ranks and p-values come from :mod:`scipy.stats`
+(``pearsonr``, ``spearmanr``, imported where a coefficient is computed, so that importing the
+metric does not load SciPy); what SciPy does not do is added there: the points paired by NaN,
+the power-of-two scaling against overflow, ``None`` (never NaN or a warning) for an undefined
+coefficient, and Spearman-Brown.
 
 An undefined correlation (fewer than 3 points, or a constant side) is ``None``, never NaN.
 """
@@ -22,15 +24,15 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
+from metric_adc import formulas
 from metric_adc.input_checks import as_ids, as_numbers, as_scalar, check_mapping
 
 __all__ = ["correlation", "pearson", "sentence_correlation", "spearman_brown"]
 
 
-def _paired(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """The points where both ``x`` and ``y`` are known (NaN drops a point; ±inf raises), each
-    side scaled by a power of two (exact: no coefficient changes) so that no sum of squares
-    overflows or underflows, however large or small the values."""
+def _checked(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` and ``y`` as float arrays of equal length, finite or NaN (a missing value); ±inf
+    raises."""
     xa, ya = as_numbers(x, "x"), as_numbers(y, "y")
     if xa.shape != ya.shape:
         raise ValueError(f"'x' and 'y' must be of equal length (got {xa.size} and {ya.size})")
@@ -40,13 +42,7 @@ def _paired(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(
                 f"{name!r} must be finite or NaN (got {arr[inf[0]]} at position {inf[0]})"
             )
-    keep = ~(np.isnan(xa) | np.isnan(ya))
-    return _unit_scale(xa[keep]), _unit_scale(ya[keep])
-
-
-def _defined(x: np.ndarray, y: np.ndarray) -> bool:
-    """Whether a coefficient is defined: at least 3 points, neither side constant."""
-    return x.size >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0
+    return xa, ya
 
 
 def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
@@ -63,23 +59,7 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
     True
     """
-    xa, ya = _paired(x, y)
-    out: dict[str, float | int | None] = {
-        "n": int(xa.size),
-        "pearson": None,
-        "pearson_p": None,
-        "spearman": None,
-        "spearman_p": None,
-    }
-    if not _defined(xa, ya):
-        return out
-    from scipy import stats
-
-    r = stats.pearsonr(xa, ya)
-    out["pearson"], out["pearson_p"] = _clipped(r.statistic), float(r.pvalue)
-    rho = stats.spearmanr(xa, ya)
-    out["spearman"], out["spearman_p"] = _clipped(rho.statistic), float(rho.pvalue)
-    return out
+    return formulas.correlations(*formulas.paired(*_checked(x, y)))
 
 
 def pearson(x: ArrayLike, y: ArrayLike) -> float | None:
@@ -93,22 +73,7 @@ def pearson(x: ArrayLike, y: ArrayLike) -> float | None:
     >>> pearson([1, 2], [2, 1]) is None
     True
     """
-    xa, ya = _paired(x, y)
-    if not _defined(xa, ya):
-        return None
-    from scipy import stats
-
-    return _clipped(stats.pearsonr(xa, ya).statistic)
-
-
-def _clipped(r: float) -> float:
-    """A coefficient as a float in [-1, 1] (against rounding)."""
-    return max(-1.0, min(1.0, float(r)))
-
-
-def _unit_scale(a: np.ndarray) -> np.ndarray:
-    top = float(np.max(np.abs(a))) if a.size else 0.0
-    return np.ldexp(a, -int(np.frexp(top)[1])) if top > 0 else a
+    return formulas.pearson_of(*_checked(x, y))
 
 
 def sentence_correlation(
@@ -140,7 +105,7 @@ def sentence_correlation(
                 f"{name!r} must map ids to finite numbers or NaN (got {values[bad]!r:.80} for "
                 f"id {bad!r})"
             )
-    return correlation([scores[k] for k in keys], [judgements.get(k, math.nan) for k in keys])
+    return formulas.correlations_by_id(scores, judgements, keys)
 
 
 def _number(v: object) -> bool:
@@ -178,6 +143,4 @@ def spearman_brown(r: float | None, factor: float = 2.0) -> float | None:
     k = as_scalar(factor, "factor", "a number > 0")
     if not k > 0 or not math.isfinite(k):
         raise ValueError(f"'factor' must be a finite number > 0 (got {factor!r:.80})")
-    factor = k
-    denom = 1.0 + (factor - 1.0) * r
-    return None if denom == 0 else float(factor * r / denom)
+    return formulas.spearman_brown_of(r, k)

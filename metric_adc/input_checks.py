@@ -12,11 +12,14 @@ delta may be NaN); anything else must be finite.
 
 from __future__ import annotations
 
+import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from metric_adc import formulas
 
 __all__ = [
     "as_finite",
@@ -27,10 +30,17 @@ __all__ = [
     "as_model_and_human",
     "as_numbers",
     "as_scalar",
+    "as_sweep_grid",
     "check_bool",
+    "check_delta",
+    "check_deltas",
     "check_int",
+    "check_known_ids",
     "check_mapping",
+    "check_share",
+    "delta_key",
     "refuse_where",
+    "summary_options",
 ]
 
 
@@ -261,6 +271,26 @@ def as_ids(values: Iterable[str], name: str) -> list[str]:
     return out
 
 
+def check_known_ids(scores: Mapping, known: Sequence[str]) -> None:
+    """Raise unless every id of ``scores`` is one of the ``known`` sentence ids of a dataset.
+
+    Examples
+    --------
+    >>> check_known_ids({"a": 1.0}, ["a", "b"])
+    >>> check_known_ids({"a": 1.0, "z": 2.0}, ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    ValueError: scores have 1 sentence id(s) unknown to the dataset, e.g. 'z' (expected ids of the 2 dataset sentences)
+    """
+    known_set = set(known)
+    unknown = [k for k in scores if k not in known_set]
+    if unknown:
+        raise ValueError(
+            f"scores have {len(unknown)} sentence id(s) unknown to the dataset, "
+            f"e.g. {unknown[0]!r} (expected ids of the {len(known_set)} dataset sentences)"
+        )
+
+
 def as_labels(values: Iterable[object], n: int, name: str = "groups") -> list[str]:
     """One label per pair (strings, or numbers read as text), ``n`` of them.
 
@@ -366,3 +396,126 @@ def as_model_and_human(
             f"{int(bad.sum())} non-finite in all{'' if h is None else ' with a human judgement'})"
         )
     return m, h
+
+
+# ----------------------------------------------------------------------------- the ADC's settings
+def check_delta(delta: float, name: str = "delta") -> float:
+    """Return ``delta`` as a float if it is a valid ADC threshold (> 0, ``inf`` allowed);
+    otherwise raise naming the argument ``name``.
+
+    Examples
+    --------
+    >>> check_delta(1)
+    1.0
+    >>> check_delta(-0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'delta' must be > 0 (got -0.5)
+    >>> check_delta(0, "auc_max")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'auc_max' must be > 0 (got 0)
+    """
+    d = as_scalar(delta, name, "a number > 0")
+    if math.isnan(d) or d <= 0:
+        raise ValueError(f"{name!r} must be > 0 (got {delta!r})")
+    return d
+
+
+def check_deltas(deltas: Iterable[float], name: str = "deltas") -> list[float]:
+    """ADC thresholds as a list of floats, each checked by :func:`check_delta` (an element
+    named ``deltas[k]``); a single number or a string is not a list of thresholds.
+
+    Examples
+    --------
+    >>> check_deltas((0.5, 1))
+    [0.5, 1.0]
+    >>> check_deltas(0.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: 'deltas' must be a list of thresholds > 0 (got 0.5)
+    >>> check_deltas("0.5")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'deltas' must be a list of thresholds > 0 (got '0.5')
+    >>> check_deltas([0.5, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'deltas[1]' must be > 0 (got 0)
+    """
+    if isinstance(deltas, str | bytes | Mapping) or not isinstance(deltas, Iterable):
+        raise TypeError(f"{name!r} must be a list of thresholds > 0 (got {deltas!r:.80})")
+    values = list(deltas)
+    if all(type(d) is float and d > 0 for d in values):  # already valid: a long grid is cheap
+        return values
+    return [check_delta(d, f"{name}[{k}]") for k, d in enumerate(values)]
+
+
+def delta_key(delta: float) -> str:
+    """The dict key used for a threshold in results: ``repr(float(delta))``.
+
+    Examples
+    --------
+    >>> [delta_key(d) for d in (0.5, 1, 5.0, 0.25)]
+    ['0.5', '1.0', '5.0', '0.25']
+    """
+    return repr(check_delta(delta))
+
+
+def check_share(share: float) -> float:
+    """``share`` if it is a share of pairs, a number in (0, 1]; otherwise raise.
+
+    Examples
+    --------
+    >>> check_share(0.9)
+    0.9
+    >>> check_share(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'share' must be in (0, 1] (got 1.5)
+    """
+    as_scalar(share, "share", "a number in (0, 1]")
+    formulas.check_share(share)
+    return share
+
+
+def summary_options(deltas: Iterable[float], auc_max: float) -> tuple[list[str], float]:
+    """The options of a pair summary, checked: the thresholds' keys (``repr`` of each) and
+    the finite upper end of the ADC area.
+
+    Examples
+    --------
+    >>> summary_options([0.5, 1], 5)
+    (['0.5', '1.0'], 5.0)
+    >>> summary_options([1.0], float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: 'auc_max' must be finite (got inf)
+    """
+    keys = [repr(d) for d in check_deltas(deltas)]
+    auc_max = check_delta(auc_max, "auc_max")
+    if math.isinf(auc_max):
+        raise ValueError("'auc_max' must be finite (got inf)")
+    return keys, auc_max
+
+
+def as_sweep_grid(deltas: Iterable[float] | None = None) -> list[float]:
+    """The thresholds of a δ sweep, checked and sorted: 0.05, 0.10, …, 5.0 by default.
+
+    Examples
+    --------
+    >>> as_sweep_grid([1, 0.5]), len(as_sweep_grid()), as_sweep_grid()[-1]
+    ([0.5, 1.0], 100, 5.0)
+    >>> as_sweep_grid([])
+    Traceback (most recent call last):
+    ...
+    ValueError: 'deltas' is empty: expected at least one threshold > 0
+    """
+    grid = (
+        [round(0.05 * k, 10) for k in range(1, 101)]
+        if deltas is None
+        else sorted(check_deltas(deltas))
+    )
+    if not grid:
+        raise ValueError("'deltas' is empty: expected at least one threshold > 0")
+    return grid

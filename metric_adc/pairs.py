@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from metric_adc import core
-from metric_adc.input_checks import as_finite, check_bool, check_mapping
+from metric_adc import core, formulas
+from metric_adc.input_checks import as_finite, check_bool, check_known_ids, check_mapping
 
 if TYPE_CHECKING:
     from li_adger.benchmarks import Items
@@ -149,16 +149,6 @@ class ModelDeltas:
     standardized: bool
 
 
-def _check_ids(scores: Mapping[str, float], pairs: PairTable) -> None:
-    known = set(pairs.sentence_ids())
-    unknown = [k for k in scores if k not in known]
-    if unknown:
-        raise ValueError(
-            f"scores have {len(unknown)} sentence id(s) unknown to the dataset, "
-            f"e.g. {unknown[0]!r} (expected ids of the {len(known)} dataset sentences)"
-        )
-
-
 def model_deltas(
     scores: Mapping[str, float],
     pairs: PairTable,
@@ -169,7 +159,7 @@ def model_deltas(
     """Z-score a model's sentence scores and take one ``Δlm`` per pair of ``pairs``.
 
     The z-scores are over all sentences given, or over ``population`` (the scores of a larger
-    set of sentences; :func:`metric_adc.core.zscore_by_id`). With ``standardize=False`` the
+    set of sentences, as :func:`metric_adc.core.zscore_by_id` does). With ``standardize=False`` the
     scores are taken as z-scores already. Every member of a pair with a human judgement needs
     a score; a pair without one may lack scores (its ``Δlm`` is then NaN; it is excluded from
     every statistic anyway). Ids unknown to the table raise.
@@ -184,13 +174,14 @@ def model_deltas(
     """
     check_mapping(scores, "scores")
     standardize = check_bool(standardize, "standardize")
-    _check_ids(scores, pairs)
+    check_known_ids(scores, pairs.sentence_ids())
     ids = list(scores)
-    values = [scores[k] for k in ids]
-    if standardize:
-        z = core.zscore_by_id(ids, values, population=population)
-    else:
-        z = dict(zip(ids, as_finite(values, "scores").tolist(), strict=True))
+    values = as_finite([scores[k] for k in ids], "scores")
+    if standardize and population is not None:
+        values = formulas.zscores(values, "population", as_finite(population, "population"))
+    elif standardize:
+        values = formulas.zscores(values, "scores")
+    z = dict(zip(ids, values.tolist(), strict=True))
     # a pair excluded for a missing human judgement needs no model score: its Δlm is NaN then
     h = pairs.human_delta if pairs.human_delta is not None else np.zeros(len(pairs))
     need = np.asarray(
@@ -214,7 +205,7 @@ def model_deltas(
             f"{unscored[0]!r}: every member of a pair with a human judgement needs one"
         )
     dlm = np.full(len(pairs), np.nan)
-    dlm[need] = core.pair_deltas(
+    dlm[need] = formulas.differences(
         z,
         [g for g, k in zip(pairs.good_ids, need, strict=True) if k],
         [b for b, k in zip(pairs.bad_ids, need, strict=True) if k],

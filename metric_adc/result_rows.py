@@ -39,7 +39,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from metric_adc import core
+from metric_adc import core, formulas
+from metric_adc.input_checks import as_labels, as_model_and_human, summary_options
 from metric_adc.pairs import ModelDeltas, PairTable, model_deltas
 
 __all__ = [
@@ -287,16 +288,14 @@ def model_row(
     >>> row.benchmark, row.headline == row.blimp
     ('li_adger', True)
     """
-    deltas = list(deltas)
-    h = pairs.human_delta
-    groups = pairs.source if groups is None else groups
-    by_group = None
-    if groups is not None:
-        by_group = core.breakdown(groups, scored.delta, h, deltas=deltas, auc_max=auc_max)
+    keys, auc_max = summary_options(deltas, auc_max)
+    m, h = as_model_and_human(scored.delta, pairs.human_delta)  # checked once, used below
+    labels = pairs.source if groups is None else as_labels(groups, m.size)
+    by_group = None if labels is None else formulas.breakdown_of(labels, m, h, keys, auc_max)
     sentences = None
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements)
-    summary = core.summarize(scored.delta, h, deltas=deltas, auc_max=auc_max)
+    summary = formulas.summarize_pairs(m, h, keys, auc_max, 2)
     return _adc_row(
         model=model,
         benchmark=benchmark,
@@ -372,7 +371,7 @@ def source_row(
     >>> row.model, row.n_pairs, row.n_sentences, row.adc
     ('toy (LI only)', 2, 4, {'1.0': 1.0})
     """
-    deltas = list(deltas)
+    keys, auc_max = summary_options(deltas, auc_max)
     if pairs.source is None:
         raise ValueError("the pair table has no 'source' column: cannot select a source")
     sel = np.array([s == source for s in pairs.source], dtype=bool)
@@ -380,8 +379,8 @@ def source_row(
         raise ValueError(
             f"no pair has source {source!r} (expected one of {sorted(set(pairs.source))})"
         )
-    h = None if pairs.human_delta is None else pairs.human_delta[sel]
-    summary = core.summarize(scored.delta[sel], h, deltas=deltas, auc_max=auc_max)
+    m, h = as_model_and_human(scored.delta, pairs.human_delta)
+    summary = formulas.summarize_pairs(m[sel], None if h is None else h[sel], keys, auc_max, 2)
     members = list(
         dict.fromkeys(
             i

@@ -32,7 +32,6 @@ half means, summaries over splits), :mod:`metric_adc.ceiling.inputs` (what is re
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -41,10 +40,18 @@ import numpy as np
 import pandas as pd
 
 from metric_adc import core
+from metric_adc import formulas as f
 from metric_adc.ceiling.inputs import CeilingInputs, load_inputs, thesis_deltas_frame
-from metric_adc.ceiling.splits import INTERVAL, half_means, split_masks, summarize_splits
+from metric_adc.ceiling.splits import (
+    INTERVAL,
+    delta_quantiles,
+    first_reaching,
+    half_means,
+    split_masks,
+    summarize_splits,
+)
 from metric_adc.ceiling.tasks import task_comparison
-from metric_adc.correlation import pearson
+from metric_adc.input_checks import as_sweep_grid, check_share, delta_key
 from metric_adc.result_rows import ceiling_row
 
 __all__ = [
@@ -148,8 +155,10 @@ def split_half(
     b_idx = np.array([index[i] for i in bad_ids])
     masks = split_masks(groups, n_splits, rng)
     mean_a, mean_b = half_means(values, masks)
-
-    keys = [core.delta_key(d) for d in deltas]
+    keys = [delta_key(d) for d in deltas]
+    grid = as_sweep_grid(grid)
+    for share in shares:
+        check_share(share)
     rows: dict[str, list] = {
         k: []
         for k in (
@@ -168,30 +177,32 @@ def split_half(
     reach: dict[float, list] = {s: [] for s in shares}
     reach_rel: dict[float, list] = {s: [] for s in shares}
     curves = np.empty((n_splits, len(grid)))
-    for s in range(n_splits):  # array in, number out: a split costs well under a millisecond
+    # checked once above; each split is arrays in, numbers out (:mod:`metric_adc.formulas`),
+    # well under a millisecond
+    for s in range(n_splits):
         human = mean_a[s][g_idx] - mean_a[s][b_idx]
-        z_b = core.zscore(mean_b[s])  # over all sentences, in the order of ``ids``
+        z_b = f.zscores(mean_b[s])  # over all sentences, in the order of ``ids``
         model = z_b[g_idx] - z_b[b_idx]
         raw_b = mean_b[s][g_idx] - mean_b[s][b_idx]
-        sweep = core.delta_sweep(model, human, deltas=grid)
-        r_raw = pearson(raw_b, human)
-        r_sent = pearson(mean_b[s], mean_a[s])
-        rows["blimp"].append(core.blimp_accuracy(model))
+        sweep = f.sweep(model, human, grid)
+        r_raw = f.pearson_of(raw_b, human)
+        r_sent = f.pearson_of(mean_b[s], mean_a[s])
+        rows["blimp"].append(f.blimp_share(model))
         rows["human_sign"].append(sweep["human_sign"])
         for k in keys:
-            rows[f"adc_{k}"].append(core.adc(model, human, float(k)))
-        rows["adc_auc"].append(core.adc_auc(model, human))
+            rows[f"adc_{k}"].append(f.adc_share(model, human, float(k)))
+        rows["adc_auc"].append(f.auc_share(model, human, f.DEFAULT_AUC_MAX))
         for k in keys:
-            rows[f"adc_raw_{k}"].append(core.adc(raw_b, human, float(k)))
-        rows["pearson_pairs"].append(pearson(model, human))
-        rows["reliability_pairs"].append(core.spearman_brown(r_raw))
+            rows[f"adc_raw_{k}"].append(f.adc_share(raw_b, human, float(k)))
+        rows["pearson_pairs"].append(f.pearson_of(model, human))
+        rows["reliability_pairs"].append(f.spearman_brown_of(r_raw))
         rows["pearson_sentences"].append(r_sent)
-        rows["reliability_sentences"].append(core.spearman_brown(r_sent))
+        rows["reliability_sentences"].append(f.spearman_brown_of(r_sent))
         rows["noise_sd"].append(float(np.std(human - raw_b, ddof=1) / 2))
         curves[s] = sweep["adc"]
         for share in shares:
-            reach[share].append(core.delta_for_share(model, human, share))
-            reach_rel[share].append(core.delta_for_share(model, human, share * sweep["human_sign"]))
+            reach[share].append(f.delta_reaching(model, human, share))
+            reach_rel[share].append(f.delta_reaching(model, human, share * sweep["human_sign"]))
     lo, hi = np.percentile(curves, INTERVAL, axis=0)
     mean_curve = curves.mean(axis=0)
     return {
@@ -202,12 +213,14 @@ def split_half(
         "stats": {k: summarize_splits(v) for k, v in rows.items()},
         "delta_for": {
             repr(float(share)): {
-                "of_mean_curve": _first_reaching(grid, mean_curve, share),
-                **_quantiles(v),
+                "of_mean_curve": first_reaching(grid, mean_curve, share),
+                **delta_quantiles(v),
             }
             for share, v in reach.items()
         },
-        "delta_for_of_sign": {repr(float(share)): _quantiles(v) for share, v in reach_rel.items()},
+        "delta_for_of_sign": {
+            repr(float(share)): delta_quantiles(v) for share, v in reach_rel.items()
+        },
         "curve": {
             "deltas": [float(d) for d in grid],
             "adc_mean": mean_curve.tolist(),
@@ -215,24 +228,6 @@ def split_half(
             "adc_hi": hi.tolist(),
         },
     }
-
-
-def _quantiles(values: list[float | None]) -> dict[str, float | None]:
-    """Median and 2.5/97.5 percentiles of per-split δs, an unreachable share counting as ∞."""
-    x = np.array([math.inf if v is None else v for v in values], dtype=float)
-    q = np.percentile(x, (50, *INTERVAL), method="inverted_cdf") if x.size else [math.inf] * 3
-    finite = lambda v: float(v) if math.isfinite(v) else None  # noqa: E731
-    return {
-        "median": finite(q[0]),
-        "lo": finite(q[1]),
-        "hi": finite(q[2]),
-        "reached_in": float(np.isfinite(x).mean()) if x.size else 0.0,
-    }
-
-
-def _first_reaching(grid: Sequence[float], curve: np.ndarray, share: float) -> float | None:
-    hits = np.flatnonzero(np.asarray(curve) >= share - 1e-12)
-    return float(grid[hits[0]]) if hits.size else None
 
 
 # ----------------------------------------------------------------------------- results

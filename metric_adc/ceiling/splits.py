@@ -12,7 +12,14 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["INTERVAL", "half_means", "split_masks", "summarize_splits"]
+__all__ = [
+    "INTERVAL",
+    "delta_quantiles",
+    "first_reaching",
+    "half_means",
+    "split_masks",
+    "summarize_splits",
+]
 
 INTERVAL: tuple[float, float] = (2.5, 97.5)
 """Percentiles of the spread over splits that every summary reports."""
@@ -112,3 +119,37 @@ def summarize_splits(x: Iterable[float | None]) -> dict[str, float | None]:
         "mean_lo": mean - half,
         "mean_hi": mean + half,
     }
+
+
+def delta_quantiles(values: Iterable[float | None]) -> dict[str, float | None]:
+    """Per-split δs (``None`` where a split never reaches the share, counted as ∞): their
+    median and 2.5/97.5 percentiles (``None`` where infinite) and the share of splits that
+    reach it.
+
+    Examples
+    --------
+    >>> delta_quantiles([0.5, 0.75, None, 1.0])
+    {'median': 0.75, 'lo': 0.5, 'hi': None, 'reached_in': 0.75}
+    """
+    x = np.array([math.inf if v is None else v for v in values], dtype=float)
+    q = np.percentile(x, (50, *INTERVAL), method="inverted_cdf") if x.size else [math.inf] * 3
+    finite = lambda v: float(v) if math.isfinite(v) else None  # noqa: E731
+    return {
+        "median": finite(q[0]),
+        "lo": finite(q[1]),
+        "hi": finite(q[2]),
+        "reached_in": float(np.isfinite(x).mean()) if x.size else 0.0,
+    }
+
+
+def first_reaching(grid: Sequence[float], curve: np.ndarray, share: float) -> float | None:
+    """The first δ of ``grid`` at which a mean ADC(δ) ``curve`` over splits reaches ``share``.
+
+    Examples
+    --------
+    >>> first_reaching([0.5, 1.0, 1.5], np.array([0.2, 0.9, 0.95]), 0.9), first_reaching(
+    ...     [0.5], np.array([0.2]), 0.9)
+    (1.0, None)
+    """
+    hits = np.flatnonzero(np.asarray(curve) >= share - 1e-12)
+    return float(grid[hits[0]]) if hits.size else None
