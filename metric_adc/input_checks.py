@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,7 +35,6 @@ __all__ = [
     "check_delta",
     "check_deltas",
     "check_int",
-    "check_known_ids",
     "check_mapping",
     "check_share",
     "delta_key",
@@ -269,26 +268,6 @@ def as_ids(values: Iterable[str], name: str) -> list[str]:
         else:
             raise TypeError(f"{name!r} must hold strings (got {_shown(v)} at position {k})")
     return out
-
-
-def check_known_ids(scores: Mapping, known: Sequence[str]) -> None:
-    """Raise unless every id of ``scores`` is one of the ``known`` sentence ids of a dataset.
-
-    Examples
-    --------
-    >>> check_known_ids({"a": 1.0}, ["a", "b"])
-    >>> check_known_ids({"a": 1.0, "z": 2.0}, ["a", "b"])
-    Traceback (most recent call last):
-    ...
-    ValueError: scores have 1 sentence id(s) unknown to the dataset, e.g. 'z' (expected ids of the 2 dataset sentences)
-    """
-    known_set = set(known)
-    unknown = [k for k in scores if k not in known_set]
-    if unknown:
-        raise ValueError(
-            f"scores have {len(unknown)} sentence id(s) unknown to the dataset, "
-            f"e.g. {unknown[0]!r} (expected ids of the {len(known_set)} dataset sentences)"
-        )
 
 
 def as_labels(values: Iterable[object], n: int, name: str = "groups") -> list[str]:

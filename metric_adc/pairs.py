@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from metric_adc import core, formulas
-from metric_adc.input_checks import as_finite, check_bool, check_known_ids, check_mapping
+from metric_adc.input_checks import as_finite, check_bool, check_mapping
 
 if TYPE_CHECKING:
     from li_adger.benchmarks import Items
@@ -68,6 +68,53 @@ class PairTable:
         if self.judgements is not None:
             return list(self.judgements)
         return list(dict.fromkeys(self.good_ids + self.bad_ids))
+
+    def pairs_to_score(self, scores: Mapping[str, float]) -> np.ndarray:
+        """Which pairs take a ``Δlm`` from ``scores`` (a mapping of sentence id to score): every
+        pair with a human judgement, and a pair without one whose members are both scored.
+        Raises on an id unknown to the table and on a member of a judged pair without a score.
+
+        Examples
+        --------
+        >>> t = PairTable.from_judgements(["a", "c"], ["b", "d"],
+        ...                               {"a": 1.0, "b": 0.0, "c": 0.5, "d": None})
+        >>> t.pairs_to_score({"a": 1.0, "b": 2.0}).tolist()
+        [True, False]
+        >>> t.pairs_to_score({"a": 1.0})
+        Traceback (most recent call last):
+        ...
+        ValueError: 'scores' has no score for 1 sentence(s) of the pairs, e.g. 'b': every member of a pair with a human judgement needs one
+        """
+        known = set(self.sentence_ids())
+        unknown = [k for k in scores if k not in known]
+        if unknown:
+            raise ValueError(
+                f"scores have {len(unknown)} sentence id(s) unknown to the dataset, "
+                f"e.g. {unknown[0]!r} (expected ids of the {len(known)} dataset sentences)"
+            )
+        # a pair excluded for a missing human judgement needs no model score: its Δlm is NaN
+        h = self.human_delta if self.human_delta is not None else np.zeros(len(self))
+        need = np.asarray(
+            [
+                not math.isnan(d) or (g in scores and b in scores)
+                for g, b, d in zip(self.good_ids, self.bad_ids, h, strict=True)
+            ],
+            dtype=bool,
+        )
+        unscored = [
+            i
+            for g, b, k in zip(self.good_ids, self.bad_ids, need, strict=True)
+            if k
+            for i in (g, b)
+            if i not in scores
+        ]
+        if unscored:
+            unscored = list(dict.fromkeys(unscored))
+            raise ValueError(
+                f"'scores' has no score for {len(unscored)} sentence(s) of the pairs, e.g. "
+                f"{unscored[0]!r}: every member of a pair with a human judgement needs one"
+            )
+        return need
 
     @classmethod
     def from_judgements(
@@ -173,8 +220,8 @@ def model_deltas(
     ([2.8284, 0.0], 4, True)
     """
     check_mapping(scores, "scores")
+    need = pairs.pairs_to_score(scores)
     standardize = check_bool(standardize, "standardize")
-    check_known_ids(scores, pairs.sentence_ids())
     ids = list(scores)
     values = as_finite([scores[k] for k in ids], "scores")
     if standardize and population is not None:
@@ -182,29 +229,7 @@ def model_deltas(
     elif standardize:
         values = formulas.zscores(values, "scores")
     z = dict(zip(ids, values.tolist(), strict=True))
-    # a pair excluded for a missing human judgement needs no model score: its Δlm is NaN then
-    h = pairs.human_delta if pairs.human_delta is not None else np.zeros(len(pairs))
-    need = np.asarray(
-        [
-            not math.isnan(d) or (g in z and b in z)
-            for g, b, d in zip(pairs.good_ids, pairs.bad_ids, h, strict=True)
-        ],
-        dtype=bool,
-    )
-    unscored = [
-        i
-        for g, b, k in zip(pairs.good_ids, pairs.bad_ids, need, strict=True)
-        if k
-        for i in (g, b)
-        if i not in z
-    ]
-    if unscored:
-        unscored = list(dict.fromkeys(unscored))
-        raise ValueError(
-            f"'scores' has no score for {len(unscored)} sentence(s) of the pairs, e.g. "
-            f"{unscored[0]!r}: every member of a pair with a human judgement needs one"
-        )
-    dlm = np.full(len(pairs), np.nan)
+    dlm = np.full(need.size, np.nan)
     dlm[need] = formulas.differences(
         z,
         [g for g, k in zip(pairs.good_ids, need, strict=True) if k],

@@ -291,10 +291,10 @@ def model_row(
     keys, auc_max = summary_options(deltas, auc_max)
     m, h = as_model_and_human(scored.delta, pairs.human_delta)  # checked once, used below
     labels = pairs.source if groups is None else as_labels(groups, m.size)
-    by_group = None if labels is None else formulas.breakdown_of(labels, m, h, keys, auc_max)
     sentences = None
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements)
+    by_group = None if labels is None else formulas.breakdown_of(labels, m, h, keys, auc_max)
     summary = formulas.summarize_pairs(m, h, keys, auc_max, 2)
     return _adc_row(
         model=model,
