@@ -192,8 +192,6 @@ def check_benchmark_file(
     metric_adc.scores.file.ScoresFileError: n.jsonl: no score for 7,716 of the 7,717 sentences the npi pairs need, e.g. ...
     """
     items = items_of(benchmark)
-    if check_text:
-        check_unit_texts(sf, items.units, name=name)
     li_adger = benchmark == DEFAULT_BENCHMARK
     # a file of some whole groups is reported on them (metric_adc.report.benchmark.scored_items);
     # a benchmark without groups is evaluated whole, so it needs every unit its items name
@@ -203,6 +201,9 @@ def check_benchmark_file(
     if li_adger and sf.metadata.get("kind") == "cola":  # also evaluated on the expert labels
         needed = [*needed, *items.labels["id"]]
         needed_by = "pairs and expert labels (a CoLA classifier's MCC)"
+    # what the benchmark needs is settled; the file's checks follow, in their order
+    if check_text:
+        check_unit_texts(sf, items.units, name=name)
     note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),
