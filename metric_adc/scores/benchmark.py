@@ -132,6 +132,7 @@ def read_benchmark_scores(
     """
     path = Path(path)
     sf = read_scores(path)
+    scores = sf.as_dict()  # the file's own value, taken as read; the benchmark's checks follow
     if benchmark is not None and benchmark not in BENCHMARKS:
         raise ValueError(f"'benchmark' must be one of {list(BENCHMARKS)} (got {benchmark!r})")
     name = benchmark or benchmark_of(sf.metadata, name=str(path))
@@ -148,7 +149,7 @@ def read_benchmark_scores(
         model=row_label(sf.metadata),
         convention=convention_of(sf.metadata),
         kind=kind if kind in KINDS else None,
-        scores=sf.as_dict(),
+        scores=scores,
         ranks=ranks,
         file=sf,
     )
