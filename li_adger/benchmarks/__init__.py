@@ -128,14 +128,6 @@ def benchmark(name: str) -> Benchmark:
         raise KeyError(f"unknown benchmark {name!r}; expected one of {list(BENCHMARKS)}") from None
 
 
-def _check_groups(spec: Benchmark, items: Items) -> Items:
-    part = items.labels if spec.form == "labelled" else items.comparisons
-    missing = [g for g in spec.groups if g not in part.columns]
-    if missing:
-        raise ItemsError(f"{spec.name}: the reader's items lack the group column(s) {missing}")
-    return items
-
-
 def load_items(name: str, *, source: str | os.PathLike | None = None) -> Items:
     """A benchmark's items, read from its verified source files.
 
@@ -153,7 +145,7 @@ def load_items(name: str, *, source: str | os.PathLike | None = None) -> Items:
     ('cloze', 395, ['CPRAG-102', 'NEG-136-NAT', 'NEG-136-SIMP', 'ROLE-88'])
     """
     spec = benchmark(name)
-    return _check_groups(spec, spec.read(find_sources(spec.files, source=source)))
+    return spec.checked(spec.read(find_sources(spec.files, source=source)))
 
 
 def load_references(

@@ -309,6 +309,27 @@ class Benchmark:
         (ADC, δ sweep, correlations and the other :attr:`sections`), not the family's."""
         return "adc" in self.sections
 
+    def checked(self, items: Items) -> Items:
+        """``items`` as this benchmark's: :class:`Items` checks the shape every benchmark
+        shares, this the benchmark's own group columns (of ``comparisons``, or of ``labels``
+        for a labelled benchmark).
+
+        Examples
+        --------
+        >>> units = pd.DataFrame({"id": ["a", "b"], "sentence": ["It rains.", "It rain."]})
+        >>> pairs = pd.DataFrame({"pair_id": ["p"], "good_id": ["a"], "bad_id": ["b"]})
+        >>> toy = Benchmark("toy", "Toy", Citation("", ()), "", (), "pairs", lambda p: None,
+        ...                 ("field",), Headline("blimp", None, ""), ("blimp",))
+        >>> toy.checked(Items("toy", "pairs", units, pairs))
+        Traceback (most recent call last):
+        li_adger.benchmarks.spec.ItemsError: toy: the reader's items lack the group column(s) ['field']
+        """
+        part = items.labels if self.form == "labelled" else items.comparisons
+        missing = [g for g in self.groups if g not in part.columns]
+        if missing:
+            raise ItemsError(f"{self.name}: the reader's items lack the group column(s) {missing}")
+        return items
+
     def __post_init__(self) -> None:
         unknown = [s for s in self.sections if s not in SECTIONS]
         if unknown:

@@ -52,6 +52,7 @@ __all__ = [
     "print_authors_note",
     "rating_matrix",
     "read_forced_choice",
+    "read_matrix",
     "read_ratings",
 ]
 
@@ -336,6 +337,27 @@ def rating_matrix(ratings: pd.DataFrame, *, value: str = "zscore", key: str = "i
         groups=groups.loc[wide.index].map(lambda s: s[0]).to_numpy(dtype=str),
         values=wide.astype(float).to_numpy(dtype=float),
     )
+
+
+def read_matrix(
+    task: Literal["me", "ls", "fc"], *, source: str | Path | None = None
+) -> RatingMatrix:
+    """A task's participant-level file read into its :class:`RatingMatrix` in one pass: the
+    ``me`` or ``ls`` z-scores per LI-Adger id (:func:`read_ratings`), or the forced choices per
+    ``bad_id`` (:func:`read_forced_choice`), 1.0 where the better member was chosen. The
+    caller prints :data:`AUTHORS_NOTE`.
+
+    Examples
+    --------
+    >>> fc = read_matrix("fc")
+    >>> fc.values.shape, sorted(set(fc.values[fc.rated].tolist()))
+    ((307, 1200), [0.0, 1.0])
+    """
+    if task == "fc":
+        rows = read_forced_choice(source=source, note=False)
+        rows = rows.assign(chose_good=rows["chose_good"].astype(float))
+        return rating_matrix(rows, value="chose_good", key="bad_id")
+    return rating_matrix(read_ratings(task, source=source, note=False))
 
 
 def item_means(ratings: pd.DataFrame) -> pd.Series:

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from li_adger.sources import participants
+from li_adger.sources.participants import RatingMatrix
 from metric_adc.family.items import items_of
 from metric_adc.pairs import PairTable, li_adger_pairs
 from metric_adc.thesis.models import thesis_model_deltas
-
-if TYPE_CHECKING:
-    from li_adger.sources.participants import RatingMatrix
 
 __all__ = ["CeilingInputs", "li_pairs", "load_inputs", "thesis_deltas_frame"]
 
@@ -54,8 +52,9 @@ def li_pairs() -> pd.DataFrame:
 
 
 def load_inputs(source: str | Path | None = None, *, tasks: bool = True) -> CeilingInputs:
-    """Read the LI pairs (:func:`li_pairs`) and the participant-level ratings: magnitude
-    estimation, and with ``tasks`` the Likert and forced-choice tasks too.
+    """Read the LI pairs (:func:`li_pairs`), then the participant-level ratings, each task
+    into its matrix (:func:`li_adger.sources.participants.read_matrix`): magnitude estimation,
+    and with ``tasks`` the Likert and forced-choice tasks too.
 
     Prints :data:`li_adger.sources.participants.AUTHORS_NOTE` once to standard error.
 
@@ -65,17 +64,14 @@ def load_inputs(source: str | Path | None = None, *, tasks: bool = True) -> Ceil
     >>> len(inputs.pairs), inputs.me.values.shape, inputs.ls
     (1174, (304, 2400), None)
     """
-    from li_adger.sources import participants
-
+    pairs = li_pairs()
     participants.print_authors_note()
-    me = participants.rating_matrix(participants.read_ratings("me", source=source, note=False))
+    me = participants.read_matrix("me", source=source)
     if not tasks:
-        return CeilingInputs(pairs=li_pairs(), me=me)
-    ls = participants.rating_matrix(participants.read_ratings("ls", source=source, note=False))
-    fc_rows = participants.read_forced_choice(source=source, note=False)
-    fc_rows = fc_rows.assign(chose_good=fc_rows["chose_good"].astype(float))
-    fc = participants.rating_matrix(fc_rows, value="chose_good", key="bad_id")
-    return CeilingInputs(pairs=li_pairs(), me=me, ls=ls, fc=fc)
+        return CeilingInputs(pairs=pairs, me=me)
+    ls = participants.read_matrix("ls", source=source)
+    fc = participants.read_matrix("fc", source=source)
+    return CeilingInputs(pairs=pairs, me=me, ls=ls, fc=fc)
 
 
 def thesis_deltas_frame(pairs: pd.DataFrame, thesis_dir: str | Path | None = None) -> pd.DataFrame:

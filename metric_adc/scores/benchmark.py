@@ -132,6 +132,7 @@ def read_benchmark_scores(
     """
     path = Path(path)
     sf = read_scores(path)
+    scores = sf.as_dict()  # the file's own value, taken as read; the benchmark's checks follow
     if benchmark is not None and benchmark not in BENCHMARKS:
         raise ValueError(f"'benchmark' must be one of {list(BENCHMARKS)} (got {benchmark!r})")
     name = benchmark or benchmark_of(sf.metadata, name=str(path))
@@ -148,7 +149,7 @@ def read_benchmark_scores(
         model=row_label(sf.metadata),
         convention=convention_of(sf.metadata),
         kind=kind if kind in KINDS else None,
-        scores=sf.as_dict(),
+        scores=scores,
         ranks=ranks,
         file=sf,
     )
@@ -192,8 +193,6 @@ def check_benchmark_file(
     metric_adc.scores.file.ScoresFileError: n.jsonl: no score for 7,716 of the 7,717 sentences the npi pairs need, e.g. ...
     """
     items = items_of(benchmark)
-    if check_text:
-        check_unit_texts(sf, items.units, name=name)
     li_adger = benchmark == DEFAULT_BENCHMARK
     # a file of some whole groups is reported on them (metric_adc.report.benchmark.scored_items);
     # a benchmark without groups is evaluated whole, so it needs every unit its items name
@@ -203,6 +202,9 @@ def check_benchmark_file(
     if li_adger and sf.metadata.get("kind") == "cola":  # also evaluated on the expert labels
         needed = [*needed, *items.labels["id"]]
         needed_by = "pairs and expert labels (a CoLA classifier's MCC)"
+    # what the benchmark needs is settled; the file's checks follow, in their order
+    if check_text:
+        check_unit_texts(sf, items.units, name=name)
     note = check_coverage(
         sf.ids,
         items.units["id"].tolist(),

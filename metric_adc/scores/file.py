@@ -345,9 +345,10 @@ def _scores_text(path: Path, meta: dict, records: Iterable[Mapping]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _read_jsonl(text: str, name: str) -> ScoresFile:
-    lines = json_lines(text, name)
-    lineno, meta = next(lines)
+def _jsonl_scores(values: list[tuple[int, object]], name: str) -> ScoresFile:
+    """A scores file from the values of its JSON lines (:func:`~li_adger.io.readers.json_lines`,
+    every line parsed): the metadata record, then each record, checked in file order."""
+    (lineno, meta), *records = values
     where = f"{name} line {lineno}"
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ScoresFileError(
@@ -362,7 +363,7 @@ def _read_jsonl(text: str, name: str) -> ScoresFile:
     scores: list[float] = []
     numbers: list[int] = []
     columns: dict[str, list] = {name: [] for name in RECORD_FIELDS}
-    for lineno, rec in lines:
+    for lineno, rec in records:
         i, score = _record(rec, f"{name} line {lineno}", columns)
         ids.append(i)
         scores.append(score)
@@ -443,8 +444,8 @@ def read_scores(path: str | os.PathLike, *, max_bytes: int = DEFAULT_MAX_BYTES) 
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         if not first:
             raise ScoresFileError(f"{name}: file is empty (expected JSON Lines or CSV 'id,score')")
-        if first.startswith("{"):
-            return _read_jsonl(text, name)
+        if first.startswith("{"):  # every line parsed first, then the records checked
+            return _jsonl_scores(list(json_lines(text, name)), name)
         if "," in first:
             return _read_csv(text, name)
     except InputFileError as exc:
