@@ -160,6 +160,9 @@ def li_adger_report(
     >>> [x.model for x in r.rows]
     ['bbu', 'bbu (LI only)', 'human split-half (LI only)']
     """
+    mcc = None  # from the scores alone: computed before the pairs are read
+    if not linking and "classifier_mcc" in BENCHMARKS[bs.benchmark].sections:
+        mcc = mcc_row(bs)
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
@@ -191,7 +194,6 @@ def li_adger_report(
         n_resamples=n_resamples,
         baseline=base,
     )
-    mcc = mcc_row(bs) if "classifier_mcc" in BENCHMARKS[bs.benchmark].sections else None
     return report_of(
         bs.benchmark,
         [*shown, *beside],
