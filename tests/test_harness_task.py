@@ -181,7 +181,7 @@ def test_the_standard_errors_agree_with_report_resampling_phenomena(thesis_score
     a = analyze_on_pairs(
         model_deltas(bert, pairs), pairs, rng=np.random.default_rng(1), n_resamples=2000
     )
-    ci = a["ci"]["phenomena"]
+    ci = a.ci.phenomena
     expected = {
         "blimp": ci["blimp"]["se"],
         "adc_0.5": ci["adc_0.5"]["se"],
@@ -193,7 +193,7 @@ def test_the_standard_errors_agree_with_report_resampling_phenomena(thesis_score
         got = getattr(utils, f"{AGGREGATIONS[name].__name__}_stderr")(items)
         assert got == pytest.approx(expected[name], rel=0.1), name
     # resampling phenomena, not sentences or pairs: wider than the pairs' bootstrap
-    assert utils.adc_1_stderr(items) > a["ci"]["pairs"]["adc_1.0"]["se"]
+    assert utils.adc_1_stderr(items) > a.ci.pairs["adc_1.0"]["se"]
 
 
 def test_a_sentence_scored_twice_or_unknown_is_refused(thesis_scores):

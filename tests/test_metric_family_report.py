@@ -85,11 +85,11 @@ def test_blimp_intervals_resample_pairs_within_paradigms():
                           "field": ["f"] * 8, "passed": [True] * 4 + [False] * 4})  # fmt: skip
     a = analyze_outcomes("blimp", Outcomes("blimp", pairs=frame),
                          rng=np.random.default_rng(0), n_resamples=200)  # fmt: skip
-    assert list(a) == list(ANALYSIS_KEYS)
-    assert a["resampled"] == "pairs within each UID"
-    assert (a["headline"]["low"], a["headline"]["high"]) == (0.5, 0.5)
-    assert a["pairs"]["UID"]["x"]["estimate"] == 1.0 and a["pairs"]["field"]["f"]["n_strata"] == 2
-    assert (a["cloze"], a["labelled"]) == (None, None)
+    assert list(a.to_json_dict()) == list(ANALYSIS_KEYS)
+    assert a.resampled == "pairs within each UID"
+    assert (a.headline["low"], a.headline["high"]) == (0.5, 0.5)
+    assert a.pairs["UID"]["x"]["estimate"] == 1.0 and a.pairs["field"]["f"]["n_strata"] == 2
+    assert (a.cloze, a.labelled) == (None, None)
 
 
 def test_cloze_and_labelled_intervals():
@@ -100,19 +100,19 @@ def test_cloze_and_labelled_intervals():
                         "rank": [1.0, 7.0]})  # fmt: skip
     a = analyze_outcomes("diagnostics", Outcomes("diagnostics", sensitivity=sens, accuracy=acc),
                          rng=np.random.default_rng(0), n_resamples=100)  # fmt: skip
-    assert a["headline"]["estimate"] == 0.75 and a["resampled"] == "items within each set"
-    assert a["cloze"]["S"]["accuracy@1"]["estimate"] == 0.5
-    assert a["cloze"]["S"]["accuracy@5"]["estimate"] == 0.5
-    assert a["cloze"]["T"]["accuracy@1"] is None  # no accuracy items in T
-    assert a["cloze"]["S"]["sensitivity_thresholded"]["estimate"] == 0.5
+    assert a.headline["estimate"] == 0.75 and a.resampled == "items within each set"
+    assert a.cloze["S"]["accuracy@1"]["estimate"] == 0.5
+    assert a.cloze["S"]["accuracy@5"]["estimate"] == 0.5
+    assert a.cloze["T"]["accuracy@1"] is None  # no accuracy items in T
+    assert a.cloze["S"]["sensitivity_thresholded"]["estimate"] == 0.5
     lab = pd.DataFrame({"id": list("abcd"), "split": ["x", "x", "y", "y"],
                         "label": [True, False, True, False], "predicted": [True, False, True, True]})  # fmt: skip
     how = {"threshold": "zero", "kind": "cola", "n_folds": None, "seed": None}
     a = analyze_outcomes("cola", Outcomes("cola", labelled=lab, classifier=how),
                          rng=np.random.default_rng(0), n_resamples=100)  # fmt: skip
-    assert a["headline"]["estimate"] == pytest.approx(2 / math.sqrt(12))
-    assert a["labelled"]["splits"]["x"]["estimate"] == 1.0
-    assert a["resampled"] == "sentences within each split, predictions held fixed"
+    assert a.headline["estimate"] == pytest.approx(2 / math.sqrt(12))
+    assert a.labelled.splits["x"]["estimate"] == 1.0
+    assert a.resampled == "sentences within each split, predictions held fixed"
 
 
 # ----------------------------------------------------------------------------- which benchmark
@@ -356,6 +356,7 @@ def test_a_report_carries_its_settings_to_its_formatter_and_not_into_its_json():
     reads them there); ``--json`` prints its parts only."""
     from metric_adc.report.family_format import format_benchmark_report
     from metric_adc.report.formatting import format_li_adger_report
+    from metric_adc.report.parts import OutcomeAnalysis, PairAnalysis, PairIntervals
     from metric_adc.report.shape import report_of
     from metric_adc.result_rows import ROW_KEYS, AdcRow, BenchmarkRow
 
@@ -365,8 +366,8 @@ def test_a_report_carries_its_settings_to_its_formatter_and_not_into_its_json():
                        pairs={"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
                                          "contrast": {}, "paradigm": {}}},
                        cloze=None, labelled=None, note=None)  # fmt: skip
-    analysis = {"n_resamples": 9, "resampled": "pairs", "headline": ci,
-                "pairs": {"environment": {"only": ci}}}  # fmt: skip
+    analysis = OutcomeAnalysis(n_resamples=9, resampled="pairs", headline=ci,
+                               pairs={"environment": {"only": ci}})  # fmt: skip
     report = report_of("npi", [row], analysis=analysis, seed=7, n_resamples=9)
     assert "seed 7." in format_benchmark_report(report)
     assert list(report.to_json_dict()) == list(REPORT_KEYS)
@@ -374,6 +375,11 @@ def test_a_report_carries_its_settings_to_its_formatter_and_not_into_its_json():
                        "n_excluded": 0, "n_sentences": 4, "blimp": 1.0, "adc": {"1.0": 0.5},
                        "adc_auc": 0.4, "pearson_sentences": 0.25})  # fmt: skip
     intervals = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
-    li = report_of("li_adger", [li_row], seed=5, n_resamples=11,
-                   analysis={"ci": {"pairs": intervals, "phenomena": None}, "baseline": None})  # fmt: skip
+    li = report_of(
+        "li_adger",
+        [li_row],
+        seed=5,
+        n_resamples=11,
+        analysis=PairAnalysis({}, None, PairIntervals(intervals, None), None),
+    )
     assert "(11 resamples of pairs, seed 5)" in format_li_adger_report(li)

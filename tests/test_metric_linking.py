@@ -218,6 +218,33 @@ def test_report_linking_rows_side_by_side(linked_file, logprob_file, capsys):
     assert "wordfreq" in shown["trigram (slor)"]["note"]
 
 
+def test_report_linking_json_is_the_rows_and_the_fit_as_computed(linked_file, capsys):
+    """``report --linking --json`` prints, byte for byte, the linking rows and the fitted
+    function's cross-fit as their own functions give them, in the report's keys and order,
+    with no analysis, Table 2.2 or subset."""
+    from metric_adc.cli.common import dump
+
+    argv = ["report", str(linked_file), "--json", "--ceiling-splits", "0",
+            "--linking", "fitted", "slor"]  # fmt: skip
+    assert cli.main(argv) == 0
+    printed = capsys.readouterr().out
+    sf, table = read_scores(linked_file), pairs.li_adger_pairs()
+    rows, _ = linking_rows(sf, table, ["fitted", "slor"])
+    _, fit = linking_scores(sf, "fitted", pairs=table)
+    expected = {
+        "benchmark": "li_adger",
+        "rows": [r.to_json_dict() for r in rows],
+        "analysis": None,
+        "table_2_2": None,
+        "linking": {"fitted": fit.as_dict()},
+        "subset": None,
+    }
+    assert printed == dump(expected) + "\n"
+    assert list(json.loads(printed)["linking"]["fitted"]) == [
+        "form", "fitted", "cross_validation", "k", "seed", "folds"
+    ]  # fmt: skip
+
+
 def test_report_linking_text_prints_the_folds(linked_file, capsys):
     assert (
         cli.main(

@@ -80,6 +80,7 @@ def test_report_reports_the_groups_and_says_so(npi_subset_file, npi_items, capsy
     assert report["subset"] == {
         "column": "environment", "word": "environment", "groups": ENVIRONMENTS, "of": 9
     }  # fmt: skip
+    assert list(report["subset"]) == ["column", "word", "groups", "of"]  # as --json prints it
     row = report["rows"][0]
     scores = read_scores(npi_subset_file["sub"]).as_dict()
     c = npi_items.comparisons[npi_items.comparisons["environment"].isin(ENVIRONMENTS)]

@@ -258,10 +258,10 @@ def linking_rows(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     k: int = DEFAULT_FOLDS,
     seed: int = DEFAULT_SEED,
-) -> tuple[list[AdcRow], dict[str, dict]]:
+) -> tuple[list[AdcRow], dict[str, CrossFit]]:
     """One result row (:func:`metric_adc.result_rows.evaluate_on_pairs`) per linking function of
     ``names``, computed from the fields of ``sf``, and how ``fitted`` was fitted
-    (``{"fitted": CrossFit.as_dict()}`` when asked for, else ``{}``).
+    (``{"fitted": CrossFit}`` when asked for, else ``{}``).
 
     Examples
     --------
@@ -280,7 +280,7 @@ def linking_rows(
     for name in dict.fromkeys(names):
         scores, fit = linking_scores(sf, name, pairs=pairs, k=k, seed=seed)
         if fit is not None:
-            fits[name] = fit.as_dict()
+            fits[name] = fit
             note = fitted_note(fit)
         else:
             note = _unigram_note(sf) if name in ("normlp", "slor") else None

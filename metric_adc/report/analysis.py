@@ -19,6 +19,13 @@ from metric_adc import bootstrap, core
 from metric_adc.family.outcomes import Outcomes, spec_of
 from metric_adc.family.statistics import ACCURACY_KS
 from metric_adc.pairs import ModelDeltas, PairTable
+from metric_adc.report.parts import (
+    BaselineComparison,
+    LabelledIntervals,
+    OutcomeAnalysis,
+    PairAnalysis,
+    PairIntervals,
+)
 
 __all__ = ["ANALYSIS_KEYS", "CI_STATISTICS", "analyze_on_pairs", "analyze_outcomes"]
 
@@ -53,15 +60,15 @@ def analyze_on_pairs(
     deltas: Iterable[float] = core.DEFAULT_DELTAS,
     n_resamples: int = 2000,
     baseline: ModelDeltas | None = None,
-) -> dict:
+) -> PairAnalysis:
     """δ sweep, breakdown by phenomenon, bootstrap intervals (resampling pairs and, when the
     table has phenomena, resampling phenomena), and, with a ``baseline`` on the same pairs,
     overlap / reduced scores and a paired comparison at each δ.
 
     ``scored`` and ``baseline`` are :func:`metric_adc.pairs.model_deltas` on ``pairs``.
-    Keys: ``sweep``, ``by_phenomenon``, ``ci`` (``{"pairs": …, "phenomena": …}``),
-    ``baseline`` (``{"overlap": {δ: …}, "comparison": {δ: …}}``); ``None`` where not
-    applicable. Needs a table with human judgements.
+    Returns a :class:`~metric_adc.report.parts.PairAnalysis`: ``sweep``, ``by_phenomenon``,
+    ``ci`` (``pairs``, ``phenomena``), ``baseline`` (``overlap`` and ``comparison``, δ key →
+    statistics); ``None`` where not applicable. Needs a table with human judgements.
 
     Examples
     --------
@@ -70,8 +77,8 @@ def analyze_on_pairs(
     >>> md = {m.name: d for m, d in thesis_model_deltas(t)}
     >>> a = analyze_on_pairs(md["bert-base-uncased-mlm"], t, rng=np.random.default_rng(0),
     ...                      n_resamples=200, baseline=md["trigram-slor"])
-    >>> sorted(a), sorted(a["ci"]["pairs"])
-    (['baseline', 'by_phenomenon', 'ci', 'sweep'], ['adc_0.5', 'adc_1.0', 'adc_5.0', 'adc_auc', 'blimp', 'pearson_pairs'])
+    >>> sorted(a.to_json_dict()), sorted(a.ci.pairs), sorted(a.baseline.comparison)
+    (['baseline', 'by_phenomenon', 'ci', 'sweep'], ['adc_0.5', 'adc_1.0', 'adc_5.0', 'adc_auc', 'blimp', 'pearson_pairs'], ['0.5', '1.0', '5.0'])
     """
     deltas = list(deltas)
     h = pairs.human_delta
@@ -83,29 +90,31 @@ def analyze_on_pairs(
     if pairs.phenomenon is not None:
         by_phen = core.breakdown(pairs.phenomenon, dlm, h, deltas=deltas)
     ci_args = {"deltas": deltas, "rng": rng, "n_resamples": n_resamples}
-    ci = {
-        "pairs": _intervals(dlm, h, clusters=None, **ci_args),
-        "phenomena": _intervals(dlm, h, clusters=pairs.phenomenon, **ci_args) if by_phen else None,
-    }
+    ci = PairIntervals(
+        pairs=_intervals(dlm, h, clusters=None, **ci_args),
+        phenomena=_intervals(dlm, h, clusters=pairs.phenomenon, **ci_args) if by_phen else None,
+    )
     base = None
     if baseline is not None:
         keep = ~np.isnan(h)
-        base = {"overlap": {}, "comparison": {}}
+        overlap, comparison = {}, {}
         for d in deltas:
             k = core.delta_key(d)
-            base["overlap"][k] = core.overlap(
+            overlap[k] = core.overlap(
                 core.adc_pass(dlm[keep], h[keep], d),
                 core.adc_pass(baseline.delta[keep], h[keep], d),
             )
-            base["comparison"][k] = bootstrap.paired_comparison(
+            comparison[k] = bootstrap.paired_comparison(
                 dlm, baseline.delta, h, statistic="adc", delta=d, rng=rng,
                 n_resamples=n_resamples, clusters=pairs.phenomenon,
             )  # fmt: skip
-    return {"sweep": sweep, "by_phenomenon": by_phen, "ci": ci, "baseline": base}
+        base = BaselineComparison(overlap=overlap, comparison=comparison)
+    return PairAnalysis(sweep=sweep, by_phenomenon=by_phen, ci=ci, baseline=base)
 
 
 ANALYSIS_KEYS = ("resampled", "n_resamples", "headline", "pairs", "cloze", "labelled")
-"""The keys of :func:`analyze_outcomes` (a section the benchmark lacks is ``None``)."""
+"""The keys of :func:`analyze_outcomes`'s JSON (a section the benchmark lacks is ``None``):
+the fields of :class:`~metric_adc.report.parts.OutcomeAnalysis`."""
 
 
 def _pass_counts(frame: pd.DataFrame, passed: pd.Series, strata: str | None) -> np.ndarray:
@@ -161,15 +170,15 @@ def _cloze_intervals(o: Outcomes, ci) -> tuple[dict, dict]:
     return headline, sets
 
 
-def _labelled_intervals(o: Outcomes, ci) -> dict:
+def _labelled_intervals(o: Outcomes, ci) -> LabelledIntervals:
     frame = o.labelled
-    return {
-        "mcc": ci(_confusion_counts(frame), "mcc"),
-        "splits": {
+    return LabelledIntervals(
+        mcc=ci(_confusion_counts(frame), "mcc"),
+        splits={
             str(name): ci(_confusion_counts(rows), "mcc")
             for name, rows in frame.groupby("split", sort=False)
         },
-    }
+    )
 
 
 def analyze_outcomes(
@@ -179,8 +188,9 @@ def analyze_outcomes(
     rng: np.random.Generator,
     n_resamples: int = 2000,
     level: float = 0.95,
-) -> dict:
-    """Bootstrap intervals of a benchmark's headline and breakdowns (keys :data:`ANALYSIS_KEYS`).
+) -> OutcomeAnalysis:
+    """Bootstrap intervals of a benchmark's headline and breakdowns (a
+    :class:`~metric_adc.report.parts.OutcomeAnalysis`, JSON keys :data:`ANALYSIS_KEYS`).
 
     Units are resampled within strata (:func:`metric_adc.bootstrap.stratified_ci`), so that
     every resample has the benchmark's design:
@@ -193,7 +203,7 @@ def analyze_outcomes(
       ``cloze``: set → ``sensitivity``, ``sensitivity_thresholded``, ``accuracy@k``
       (``None`` without ranks or accuracy items);
     - labelled: sentences within each split, the predictions held fixed (a fitted threshold
-      is not refitted); ``labelled``: ``{"mcc": pooled, "splits": {split: interval}}``.
+      is not refitted); ``labelled``: ``mcc`` pooled, ``splits`` (split → interval).
 
     ``resampled`` names the scheme of the headline. Intervals have the keys of
     :func:`~metric_adc.bootstrap.stratified_ci`.
@@ -209,7 +219,7 @@ def analyze_outcomes(
     >>> o = outcomes("npi", Items("npi", "pairs", units, comparisons),
     ...              {"a": -1.0, "b": -2.0, "c": -3.0, "d": -1.0, "e": -1.0, "f": -4.0})
     >>> a = analyze_outcomes("npi", o, rng=np.random.default_rng(0), n_resamples=100)
-    >>> a["resampled"], round(a["headline"]["estimate"], 3), a["pairs"]["environment"]["only"]["estimate"]
+    >>> a.resampled, round(a.headline["estimate"], 3), a.pairs["environment"]["only"]["estimate"]
     ('pairs', 0.667, 1.0)
     """
     spec = spec_of(bench)
@@ -219,19 +229,18 @@ def analyze_outcomes(
             counts, statistic=statistic, rng=rng, n_resamples=n_resamples, level=level
         )
 
-    out: dict = dict.fromkeys(ANALYSIS_KEYS)
-    out["n_resamples"] = int(n_resamples)
+    parts: dict = {}
     headlines = {}
     if o.pairs is not None:
-        headlines["blimp"], out["pairs"] = _pairs_intervals(spec, o.pairs, ci)
+        headlines["blimp"], parts["pairs"] = _pairs_intervals(spec, o.pairs, ci)
         strata = spec.headline.mean_over
         headlines["blimp_resampled"] = f"pairs within each {strata}" if strata else "pairs"
     if o.sensitivity is not None:
-        headlines["sensitivity"], out["cloze"] = _cloze_intervals(o, ci)
+        headlines["sensitivity"], parts["cloze"] = _cloze_intervals(o, ci)
         headlines["sensitivity_resampled"] = "items within each set"
     if o.labelled is not None:
-        out["labelled"] = _labelled_intervals(o, ci)
-        headlines["mcc"] = out["labelled"]["mcc"]
+        parts["labelled"] = _labelled_intervals(o, ci)
+        headlines["mcc"] = parts["labelled"].mcc
         headlines["mcc_resampled"] = "sentences within each split, predictions held fixed"
     statistic = spec.headline.statistic
     if statistic in headlines:
@@ -239,6 +248,6 @@ def analyze_outcomes(
             raise ValueError(
                 f"{spec.name}: no interval for an MCC averaged over {spec.headline.mean_over!r}"
             )
-        out["headline"] = headlines[statistic]
-        out["resampled"] = headlines[f"{statistic}_resampled"]
-    return out
+        parts["headline"] = headlines[statistic]
+        parts["resampled"] = headlines[f"{statistic}_resampled"]
+    return OutcomeAnalysis(n_resamples=int(n_resamples), **parts)

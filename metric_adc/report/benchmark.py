@@ -32,6 +32,7 @@ from metric_adc.family.items import items_of
 from metric_adc.family.outcomes import outcomes
 from metric_adc.family.statistics import summarize_outcomes
 from metric_adc.report.analysis import analyze_outcomes
+from metric_adc.report.parts import Subset
 from metric_adc.report.references import reference_rows
 from metric_adc.report.shape import Report, report_of
 from metric_adc.result_rows import benchmark_row
@@ -42,11 +43,11 @@ from metric_adc.thesis.table_2_2 import table_2_2_rows
 __all__ = ["benchmark_report", "scored_items"]
 
 
-def scored_items(bs: BenchmarkScores) -> tuple[Items, dict | None]:
+def scored_items(bs: BenchmarkScores) -> tuple[Items, Subset | None]:
     """The items a scores file is reported on, and its subset (``None``: the whole benchmark).
 
     On BLiMP, NPI and the diagnostics, a file that scores every unit of some groups (and no
-    other unit) is reported on those groups: ``{"column", "word", "groups", "of"}``. A unit of a
+    other unit) is reported on those groups (a :class:`~metric_adc.report.parts.Subset`). A unit of a
     group left incomplete is a :class:`~metric_adc.scores.file.ScoresFileError` naming the
     file, the group, its missing ids and ``--subset``.
 
@@ -61,7 +62,7 @@ def scored_items(bs: BenchmarkScores) -> tuple[Items, dict | None]:
     ...     [{"id": i, "score": -1.0} for i in ids], {"model": "m", "dataset": "npi"})
     >>> items, subset = scored_items(read_benchmark_scores(p))
     >>> subset, set(items.comparisons["environment"])
-    ({'column': 'environment', 'word': 'environment', 'groups': ['only'], 'of': 9}, {'only'})
+    (Subset(column='environment', word='environment', groups=('only',), of=9), {'only'})
     >>> _ = write_scores(p, [{"id": i, "score": -1.0} for i in ids[:-2]], {"model": "m", "dataset": "npi"})
     >>> scored_items(read_benchmark_scores(p))
     Traceback (most recent call last):
@@ -87,12 +88,9 @@ def scored_items(bs: BenchmarkScores) -> tuple[Items, dict | None]:
             f"{len(bs.scores)} unit(s)); score whole {word}s with `python -m baselines score "
             f"--dataset {bs.benchmark} --subset NAME[,NAME...]`"
         )
-    subset = {
-        "column": SUBSET_COLUMNS[bs.benchmark],
-        "word": word,
-        "groups": whole,
-        "of": len(names),
-    }
+    subset = Subset(
+        column=SUBSET_COLUMNS[bs.benchmark], word=word, groups=tuple(whole), of=len(names)
+    )
     return select_groups(items, whole), subset
 
 
@@ -127,7 +125,7 @@ def benchmark_report(bs: BenchmarkScores, *, seed: int = 0, n_resamples: int = 2
     )
     return report_of(
         bs.benchmark,
-        [row, *reference_rows(bs.benchmark, groups=None if subset is None else subset["groups"])],
+        [row, *reference_rows(bs.benchmark, groups=None if subset is None else subset.groups)],
         analysis=analyze_outcomes(
             bs.benchmark, o, rng=np.random.default_rng(seed), n_resamples=n_resamples
         ),

@@ -191,12 +191,13 @@ def format_report(report: Report, *, markdown: bool = False) -> str:
     Examples
     --------
     >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, BenchmarkRow
+    >>> from metric_adc.report.parts import OutcomeAnalysis
     >>> from metric_adc.report.shape import report_of
     >>> ci = {"low": 0.4, "high": 0.8}
     >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy",
     ...     "headline": 0.6, "n_units": 4, "n_items": 2})
-    >>> r = report_of("npi", [row], seed=0, analysis={"n_resamples": 9, "resampled": "pairs",
-    ...                                               "headline": ci})
+    >>> a = OutcomeAnalysis(n_resamples=9, resampled="pairs", headline=ci)
+    >>> r = report_of("npi", [row], seed=0, analysis=a)
     >>> text = format_report(r)
     >>> text.splitlines()[5], "Human validation" in text
     ('toy              0.600  2  [0.400, 0.800]', True)

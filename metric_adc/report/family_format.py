@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from li_adger.benchmarks import BENCHMARKS, benchmark
 from li_adger.io.text_table import fmt, markdown_table, text_table
+from metric_adc.report.parts import Subset
 from metric_adc.report.shape import Report
 from metric_adc.report.summary import SUMMARY_DELTA, SummaryRow
 from metric_adc.result_rows import BenchmarkRow
@@ -79,19 +80,19 @@ def format_notes(notes: Iterable[tuple[str, str | None]]) -> str | None:
 
 
 # ----------------------------------------------------------------------------- report
-def _subset_lines(subset: Mapping | None) -> list[str]:
+def _subset_lines(subset: Subset | None) -> list[str]:
     """The header's line for a report on some groups only (none for the whole benchmark).
 
     Examples
     --------
-    >>> print(*_subset_lines({"column": "UID", "word": "paradigm", "groups": ["a", "b"], "of": 67}))
+    >>> print(*_subset_lines(Subset("UID", "paradigm", ("a", "b"), 67)))
     Subset: 2 of the 67 paradigms (UID): a, b. Every number below is over these paradigms only (the reference rows too).
     """
-    if not subset:
+    if subset is None:
         return []
-    word, groups = subset["word"], subset["groups"]
+    word, groups = subset.word, subset.groups
     return [
-        f"Subset: {len(groups)} of the {subset['of']} {word}s ({subset['column']}): "
+        f"Subset: {len(groups)} of the {subset.of} {word}s ({subset.column}): "
         f"{', '.join(groups)}. Every number below is over these {word}s only (the reference "
         "rows too)."
     ]
@@ -106,10 +107,10 @@ def _head(report: Report) -> list[Block]:
         f"{_display(spec.name)} ({spec.name}): {spec.title}; {spec.citation.short}.",
         *_subset_lines(report.subset),
         f"{model.model}: {units} units scored, convention {model.convention or '—'}.",
-        f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a['n_resamples']} "
-        f"resamples of {a['resampled']}, seed {report.seed}.",
+        f"Headline: {spec.headline.description}. 95% bootstrap intervals: {a.n_resamples} "
+        f"resamples of {a.resampled}, seed {report.seed}.",
     ]
-    table = [[model.model, fmt(model.headline), str(model.n_items), _interval(a["headline"])]]
+    table = [[model.model, fmt(model.headline), str(model.n_items), _interval(a.headline)]]
     table += [[r.model, fmt(r.headline), str(r.n_items), ""] for r in refs]
     header = ["model", _STATISTICS[spec.headline.statistic], "n", "95% interval"]
     return [("\n".join(lines), None, None), (None, header, table)]
@@ -118,7 +119,7 @@ def _head(report: Report) -> list[Block]:
 def _pairs_blocks(report: Report) -> list[Block]:
     spec = benchmark(report.benchmark)
     model, refs = report.rows[0], report.rows[1:]
-    groups = report.analysis["pairs"]
+    groups = report.analysis.pairs
     blocks: list[Block] = []
     for column in spec.groups:
         levels = model.pairs["groups"][column]
@@ -152,7 +153,7 @@ def _cloze_cells(stats: Mapping) -> list[str]:
 
 def _cloze_blocks(report: Report) -> list[Block]:
     cloze = report.rows[0].cloze
-    intervals = report.analysis["cloze"]
+    intervals = report.analysis.cloze
     sets = [
         [name, *_cloze_cells(s), _interval(intervals[name]["sensitivity"]),
          fmt(s["sensitivity_thresholded"])]
@@ -192,13 +193,13 @@ def _threshold_rule(labelled: Mapping) -> str:
 
 def _labelled_blocks(report: Report) -> list[Block]:
     labelled = report.rows[0].labelled
-    intervals = report.analysis["labelled"]
+    intervals = report.analysis.labelled
     body = [
-        [name, str(s["n"]), fmt(s["mcc"]), _interval(intervals["splits"][name]), fmt(s["accuracy"])]
+        [name, str(s["n"]), fmt(s["mcc"]), _interval(intervals.splits[name]), fmt(s["accuracy"])]
         for name, s in labelled["splits"].items()
     ]
     body.append(
-        ["all", str(labelled["n"]), fmt(labelled["mcc"]), _interval(intervals["mcc"]),
+        ["all", str(labelled["n"]), fmt(labelled["mcc"]), _interval(intervals.mcc),
          fmt(labelled["accuracy"])]
     )  # fmt: skip
     header = ["split", "sentences", "MCC", "95% interval", "accuracy"]
@@ -272,10 +273,11 @@ def format_benchmark_report(report: Report, *, markdown: bool = False) -> str:
     ...     n_units=4, n_items=2, n_pairs=2, cloze=None, labelled=None, note=None,
     ...     pairs={"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}},
     ...                       "contrast": {}, "paradigm": {}}})
+    >>> from metric_adc.report.parts import OutcomeAnalysis
     >>> from metric_adc.report.shape import report_of
     >>> report = report_of("npi", [row], seed=0, n_resamples=9,
-    ...                    analysis={"n_resamples": 9, "resampled": "pairs", "headline": ci,
-    ...                              "pairs": {"environment": {"only": ci}}})
+    ...                    analysis=OutcomeAnalysis(n_resamples=9, resampled="pairs",
+    ...                        headline=ci, pairs={"environment": {"only": ci}}))
     >>> print(format_benchmark_report(report).splitlines()[5])
     toy                0.600  2  [0.400, 0.800]
     """

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from li_adger.io.text_table import fmt, markdown_table, text_table
+from metric_adc.linking.fit import FORM
 from metric_adc.report.family_format import format_notes, format_table_2_2
+from metric_adc.report.parts import BaselineComparison, LinkingFits
 from metric_adc.report.shape import Report
 from metric_adc.result_rows import AdcRow, CeilingRow
 from metric_adc.thesis.outputs import display_name
@@ -123,8 +125,10 @@ def format_intervals(ci: Mapping[str, Mapping], *, level: str, n_resamples: int,
     return "\n".join(lines)
 
 
-def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = False) -> str:
-    """The comparison with a baseline (``analyze_on_pairs(...)["baseline"]``) at each δ.
+def format_comparison(
+    baseline: BaselineComparison, *, name: str, prestandardized: bool = False
+) -> str:
+    """The comparison with a baseline (``analyze_on_pairs(...).baseline``) at each δ.
 
     ``reduced`` (the model's score on the pairs the baseline fails) is ``—`` when the
     baseline passes every pair.
@@ -133,14 +137,15 @@ def format_comparison(baseline: Mapping, *, name: str, prestandardized: bool = F
     --------
     >>> c = {"difference": 0.1, "low": 0.05, "high": 0.15, "p_value": 0.002}
     >>> o = {"both": 0.6, "reduced": None, "n_reduced": 0}
-    >>> print(format_comparison({"comparison": {"1.0": c}, "overlap": {"1.0": o}}, name="b.jsonl"))
+    >>> from metric_adc.report.parts import BaselineComparison
+    >>> print(format_comparison(BaselineComparison({"1.0": o}, {"1.0": c}), name="b.jsonl"))
     against the baseline b.jsonl:
       ADC δ=1.0: difference +0.100 [+0.050, +0.150], p = 0.0020; both pass 0.600; reduced — on 0 pairs
     """
     given = " (both files' scores taken as z-scores: --prestandardized)" if prestandardized else ""
     lines = [f"against the baseline {name}{given}:"]
-    for k, c in baseline["comparison"].items():
-        o = baseline["overlap"][k]
+    for k, c in baseline.comparison.items():
+        o = baseline.overlap[k]
         lines.append(
             f"  ADC δ={k}: difference {_signed(c['difference'])} [{_signed(c['low'])}, "
             f"{_signed(c['high'])}], p = {fmt(c['p_value'], 4)}; both pass {fmt(o['both'])}; "
@@ -282,29 +287,27 @@ def format_ceiling(result: Mapping) -> str:
     return "\n".join(lines)
 
 
-def format_fits(fits: Mapping[str, Mapping]) -> str:
+def format_fits(linking: LinkingFits) -> str:
     """The fitted coefficients per fold, as printed under ``report --linking``'s table.
 
     Examples
     --------
-    >>> fold = {"fold": 0, "n_phenomena": 47, "n_train": 3300, "n_test": 876, "alpha": 0.4,
-    ...         "b": -0.42, "c": 6.3, "intercept": -1.1, "beta": 1.05, "gamma": 15.75}
-    >>> form = "(logP - beta * logPu + gamma) / n"
-    >>> print(format_fits({"fitted": {"form": form, "k": 5, "seed": 0, "folds": [fold]}}))
+    >>> import numpy as np
+    >>> from metric_adc.linking.fit import CrossFit, FoldFit, MorcelaFit
+    >>> fold = FoldFit(0, ("p",) * 47, 3300, 876, MorcelaFit(0.4, -0.42, 6.3, -1.1))
+    >>> fit = CrossFit(np.zeros(0), np.zeros(0), (fold,), k=5, seed=0)
+    >>> print(format_fits(LinkingFits({"fitted": fit})))
     fitted: (logP - beta * logPu + gamma) / n, least squares, 5 folds of phenomena, seed 0
       fold 0: 47 phenomena, fitted on 3300 sentences, scores 876: beta 1.050, gamma 15.750 (alpha 0.4000, intercept -1.1000)
     """
     lines = []
-    for name, fit in fits.items():
-        lines.append(
-            f"{name}: {fit['form']}, least squares, {fit['k']} folds of phenomena, "
-            f"seed {fit['seed']}"
-        )
+    for name, fit in linking.fits.items():
+        lines.append(f"{name}: {FORM}, least squares, {fit.k} folds of phenomena, seed {fit.seed}")
         lines += [
-            f"  fold {f['fold']}: {f['n_phenomena']} phenomena, fitted on {f['n_train']} "
-            f"sentences, scores {f['n_test']}: beta {f['beta']:.3f}, gamma {f['gamma']:.3f} "
-            f"(alpha {f['alpha']:.4f}, intercept {f['intercept']:.4f})"
-            for f in fit["folds"]
+            f"  fold {f.fold}: {len(f.phenomena)} phenomena, fitted on {f.n_train} "
+            f"sentences, scores {f.n_test}: beta {f.fit.beta:.3f}, gamma {f.fit.gamma:.3f} "
+            f"(alpha {f.fit.alpha:.4f}, intercept {f.fit.intercept:.4f})"
+            for f in fit.folds
         ]
     return "\n".join(lines)
 
@@ -329,9 +332,10 @@ def format_li_adger_report(report: Report, *, markdown: bool = False) -> str:
     ...     "n_excluded": 0, "n_sentences": 4, "blimp": 1.0, "adc": {"1.0": 0.5},
     ...     "adc_auc": 0.4, "pearson_sentences": 0.25})
     >>> ci = {"blimp": {"estimate": 1.0, "low": 1.0, "high": 1.0}}
+    >>> from metric_adc.report.parts import PairAnalysis, PairIntervals
     >>> from metric_adc.report.shape import report_of
-    >>> report = report_of("li_adger", [row], analysis={"ci": {"pairs": ci, "phenomena": None},
-    ...                    "baseline": None}, seed=0, n_resamples=10)
+    >>> analysis = PairAnalysis({}, None, PairIntervals(ci, None), None)
+    >>> report = report_of("li_adger", [row], analysis=analysis, seed=0, n_resamples=10)
     >>> print(format_li_adger_report(report).splitlines()[3:6])
     ['0 pair(s) excluded for a missing human judgement; z-scores over 4 sentences.', '', '95% bootstrap intervals (10 resamples of pairs, seed 0):']
     """
@@ -346,19 +350,18 @@ def format_li_adger_report(report: Report, *, markdown: bool = False) -> str:
         mcc = [format_table_2_2(report.table_2_2, markdown=markdown, context="li_adger")]
     if markdown:
         return "\n\n".join([format_markdown(rows), *mcc])
-    analysis = report.analysis
-    level = "phenomena" if analysis["ci"]["phenomena"] else "pairs"
+    ci = report.analysis.ci
+    level, shown = ("phenomena", ci.phenomena) if ci.phenomena else ("pairs", ci.pairs)
     blocks = [
         format_table(rows),
         format_report_notes(rows),
-        format_intervals(
-            analysis["ci"][level], level=level, n_resamples=report.n_resamples, seed=report.seed
-        ),
+        format_intervals(shown, level=level, n_resamples=report.n_resamples, seed=report.seed),
     ]
-    if analysis["baseline"]:
+    baseline = report.analysis.baseline
+    if baseline is not None:
         blocks.append(
             format_comparison(
-                analysis["baseline"],
+                baseline,
                 name=str(report.baseline),
                 prestandardized=report.prestandardized,
             )

@@ -34,6 +34,7 @@ from metric_adc.linking.function_rows import has_linking_fields, linking_rows
 from metric_adc.pairs import PairTable, li_adger_pairs, model_deltas
 from metric_adc.report import plots
 from metric_adc.report.analysis import analyze_on_pairs
+from metric_adc.report.parts import LinkingFits
 from metric_adc.report.shape import Report, report_of
 from metric_adc.result_rows import (
     AdcRow,
@@ -159,6 +160,9 @@ def li_adger_report(
     >>> [x.model for x in r.rows]
     ['bbu', 'bbu (LI only)', 'human split-half (LI only)']
     """
+    mcc = None  # from the scores alone: computed before the pairs are read
+    if not linking and "classifier_mcc" in BENCHMARKS[bs.benchmark].sections:
+        mcc = mcc_row(bs)
     table = li_adger_pairs() if pairs is None else pairs
     deltas = list(deltas)
     beside = [] if human is None else [human]
@@ -172,7 +176,7 @@ def li_adger_report(
         if baseline is not None or not standardize:
             raise ValueError(_LINKING_ALONE)
         shown, fits = linking_rows(bs.file, table, linking, deltas=deltas)
-        return report_of(bs.benchmark, [*shown, *beside], linking=fits, **settings)
+        return report_of(bs.benchmark, [*shown, *beside], linking=LinkingFits(fits), **settings)
     scored = model_deltas(bs.scores, table, standardize=standardize)
     base = None
     if baseline is not None:
@@ -190,7 +194,6 @@ def li_adger_report(
         n_resamples=n_resamples,
         baseline=base,
     )
-    mcc = mcc_row(bs) if "classifier_mcc" in BENCHMARKS[bs.benchmark].sections else None
     return report_of(
         bs.benchmark,
         [*shown, *beside],
@@ -253,8 +256,8 @@ def li_adger_plots(
     analysis = report.analysis
     return plots.write_plots(
         folder, model=bs.model, model_z=scored.z, judgements=table.judgements,
-        model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis["sweep"],
-        by_group=analysis["by_phenomenon"] or report.rows[0].by_group, delta=delta,
+        model_delta=scored.delta, human_delta=table.human_delta, sweep=analysis.sweep,
+        by_group=analysis.by_phenomenon or report.rows[0].by_group, delta=delta,
     )  # fmt: skip
 
 

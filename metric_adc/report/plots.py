@@ -313,8 +313,10 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     >>> from metric_adc.result_rows import BENCHMARK_ROW_KEYS, BenchmarkRow
     >>> row = BenchmarkRow(**{**dict.fromkeys(BENCHMARK_ROW_KEYS), "model": "toy (slor)",
     ...     "pairs": {"groups": {"environment": {"only": {"n_pairs": 2, "blimp": 0.6}}}}})
+    >>> from metric_adc.report.parts import OutcomeAnalysis
     >>> from metric_adc.report.shape import report_of
-    >>> report = report_of("npi", [row], analysis={"pairs": {"environment": {"only": ci}}})
+    >>> a = OutcomeAnalysis(n_resamples=9, pairs={"environment": {"only": ci}})
+    >>> report = report_of("npi", [row], analysis=a)
     >>> [p.name for p in plot_benchmark(report, tempfile.mkdtemp())]
     ['toy__slor__npi_environment.png']
     """
@@ -327,7 +329,7 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     if model.pairs is not None:
         for column, levels in model.pairs["groups"].items():
             names = list(levels)
-            cis = a["pairs"][column]
+            cis = a.pairs[column]
             paths.append(plot_groups(
                 names, [levels[n]["blimp"] for n in names], out / f"{safe}_{name}_{column}.png",
                 model=model.model, title=f"{name}: BLiMP criterion by {column}",
@@ -342,7 +344,7 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
         paths.append(plot_groups(
             names, [sets[n]["sensitivity"] for n in names], out / f"{safe}_{name}_sets.png",
             model=model.model, title=f"{name}: sensitivity by set", xlabel="share of items",
-            intervals=[(a["cloze"][n]["sensitivity"]["low"], a["cloze"][n]["sensitivity"]["high"])
+            intervals=[(a.cloze[n]["sensitivity"]["low"], a.cloze[n]["sensitivity"]["high"])
                        for n in names],
             references={"sensitivity > .01": [sets[n]["sensitivity_thresholded"] for n in names],
                         "accuracy@1": [sets[n]["accuracy@1"] for n in names],
@@ -351,7 +353,7 @@ def plot_benchmark(report: Report, out_dir: str | os.PathLike) -> list[Path]:
     if model.labelled is not None:
         splits = model.labelled["splits"]
         names = list(splits)
-        cis = a["labelled"]["splits"]
+        cis = a.labelled.splits
         paths.append(plot_groups(
             names, [splits[n]["mcc"] for n in names], out / f"{safe}_{name}_splits.png",
             model=model.model, title=f"{name}: MCC by split", xlabel="MCC",

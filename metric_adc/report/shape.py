@@ -11,9 +11,10 @@ the last through :func:`metric_adc.report.build.build_report`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from metric_adc.report.parts import LinkingFits, OutcomeAnalysis, PairAnalysis, Subset
 from metric_adc.result_rows import Row
 
 __all__ = ["REPORT_KEYS", "Report", "report_of"]
@@ -29,7 +30,9 @@ classifier's MCC on LI-Adger beside the thesis's Table 2.2
 (:func:`metric_adc.thesis.table_2_2.table_2_2_rows`); ``linking``, how a fitted linking
 function was fitted (``report --linking``); ``subset``, the whole groups a file scores when it
 scores only some (``{"column", "word", "groups", "of"}``: e.g. BLiMP's column ``UID``, the word
-``paradigm``, the paradigms, and how many the benchmark has), ``None`` for the whole benchmark."""
+``paradigm``, the paradigms, and how many the benchmark has), ``None`` for the whole benchmark.
+``analysis``, ``linking`` and ``subset`` are typed (:mod:`metric_adc.report.parts`), each
+printed as its ``to_json_dict``."""
 
 
 @dataclass(frozen=True)
@@ -40,15 +43,20 @@ class Report:
     ``baseline`` (the file compared with, as named) and ``prestandardized`` (the scores taken
     as z-scores); ``None`` where a setting does not apply. Build it with :func:`report_of`.
     ``rows`` (and ``table_2_2``) are typed: :class:`~metric_adc.result_rows.AdcRow` on
-    LI-Adger, :class:`~metric_adc.result_rows.BenchmarkRow` elsewhere.
+    LI-Adger, :class:`~metric_adc.result_rows.BenchmarkRow` elsewhere; so are the other parts
+    (:mod:`metric_adc.report.parts`): ``analysis`` a
+    :class:`~metric_adc.report.parts.PairAnalysis` on LI-Adger, an
+    :class:`~metric_adc.report.parts.OutcomeAnalysis` elsewhere; ``linking`` a
+    :class:`~metric_adc.report.parts.LinkingFits`; ``subset`` a
+    :class:`~metric_adc.report.parts.Subset`.
     """
 
     benchmark: str
     rows: list[Row]
-    analysis: dict | None = None
+    analysis: PairAnalysis | OutcomeAnalysis | None = None
     table_2_2: list[Row] | None = None
-    linking: dict | None = None
-    subset: dict | None = None
+    linking: LinkingFits | None = None
+    subset: Subset | None = None
     seed: int | None = None
     n_resamples: int | None = None
     baseline: str | None = None
@@ -56,7 +64,7 @@ class Report:
 
     def to_json_dict(self) -> dict:
         """What ``--json`` prints: the parts, keys :data:`REPORT_KEYS` in order (the settings
-        are the command's options, not printed); the rows as their ``to_json_dict``.
+        are the command's options, not printed), each typed part as its ``to_json_dict``.
 
         Examples
         --------
@@ -66,28 +74,33 @@ class Report:
         >>> d["rows"][0]["model"], [k for k, v in d.items() if v is None]
         ('toy', ['analysis', 'table_2_2', 'linking', 'subset'])
         """
-        out = {key: getattr(self, key) for key in REPORT_KEYS}
-        out["rows"] = [r.to_json_dict() for r in self.rows]
-        if self.table_2_2 is not None:
-            out["table_2_2"] = [r.to_json_dict() for r in self.table_2_2]
-        return out
+        return {
+            "benchmark": self.benchmark,
+            "rows": [r.to_json_dict() for r in self.rows],
+            "analysis": None if self.analysis is None else self.analysis.to_json_dict(),
+            "table_2_2": (
+                None if self.table_2_2 is None else [r.to_json_dict() for r in self.table_2_2]
+            ),
+            "linking": None if self.linking is None else self.linking.to_json_dict(),
+            "subset": None if self.subset is None else self.subset.to_json_dict(),
+        }
 
 
 def report_of(
     benchmark: str,
     rows: Sequence[Row],
     *,
-    analysis: Mapping | None = None,
+    analysis: PairAnalysis | OutcomeAnalysis | None = None,
     table_2_2: Sequence[Row] | None = None,
-    linking: Mapping | None = None,
-    subset: Mapping | None = None,
+    linking: LinkingFits | None = None,
+    subset: Subset | None = None,
     seed: int | None = None,
     n_resamples: int | None = None,
     baseline: str | None = None,
     prestandardized: bool = False,
 ) -> Report:
-    """A :class:`Report` of these parts (copied; the rows are frozen, kept as they are) and
-    settings.
+    """A :class:`Report` of these parts (the lists copied; the rows and the typed parts are
+    frozen, kept as they are) and settings.
 
     Examples
     --------
@@ -100,10 +113,10 @@ def report_of(
     return Report(
         benchmark=benchmark,
         rows=list(rows),
-        analysis=None if analysis is None else dict(analysis),
+        analysis=analysis,
         table_2_2=None if table_2_2 is None else list(table_2_2),
-        linking=None if linking is None else dict(linking),
-        subset=None if subset is None else dict(subset),
+        linking=linking,
+        subset=subset,
         seed=seed,
         n_resamples=n_resamples,
         baseline=baseline,

@@ -210,7 +210,7 @@ def model_rows(bs: BenchmarkScores, *, seed: int = 0) -> list[Row]:
     items, subset = scored_items(bs)
     if subset is not None:
         raise ScoresFileError(
-            f"{bs.path}: scores {len(subset['groups'])} of the {subset['of']} {subset['word']}s "
+            f"{bs.path}: scores {len(subset.groups)} of the {subset.of} {subset.word}s "
             f"of {bs.benchmark} (a subset), and a summary row is over the whole benchmark; "
             f"report the subset with `python -m metric_adc report {bs.path}`"
         )
