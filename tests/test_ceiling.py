@@ -42,7 +42,9 @@ def test_synthetic_reliability_matches_the_formula():
     n, sigma, k = 20, 1.0, 3000
     good, bad = rng.normal(0, 1, k), rng.normal(0, 1, k)
     values, ids, g, b = _synthetic(good, bad, n_participants=n, sigma=sigma, rng=rng)
-    out = C.split_half(values, ids, ["one"] * n, g, b, n_splits=30, rng=np.random.default_rng(0))
+    out = ceiling_splits.split_half(
+        values, ids, ["one"] * n, g, b, n_splits=30, rng=np.random.default_rng(0)
+    )
     v = np.var(good - bad)
     split_r = v / (v + 4 * sigma**2 / n)
     full_rel = v / (v + 2 * sigma**2 / n)
@@ -63,7 +65,9 @@ def test_synthetic_adc_matches_the_formula():
     values, ids, g, b = _synthetic(
         np.full(k, 1.5), np.full(k, -1.5), n_participants=n, sigma=sigma, rng=rng
     )
-    out = C.split_half(values, ids, ["one"] * n, g, b, n_splits=20, rng=np.random.default_rng(1))
+    out = ceiling_splits.split_half(
+        values, ids, ["one"] * n, g, b, n_splits=20, rng=np.random.default_rng(1)
+    )
     s = out["stats"]
     for d in (0.5, 1.0):
         expected = math.erf(d / math.sqrt(16 * sigma**2 / n))
@@ -84,8 +88,12 @@ def test_more_splits_narrow_the_interval_of_the_mean():
         rng.normal(0, 1, 300), rng.normal(0, 1, 300), n_participants=12, sigma=1.0, rng=rng
     )
     groups = ["a"] * 6 + ["b"] * 6
-    few = C.split_half(values, ids, groups, g, b, n_splits=10, rng=np.random.default_rng(0))
-    many = C.split_half(values, ids, groups, g, b, n_splits=80, rng=np.random.default_rng(0))
+    few = ceiling_splits.split_half(
+        values, ids, groups, g, b, n_splits=10, rng=np.random.default_rng(0)
+    )
+    many = ceiling_splits.split_half(
+        values, ids, groups, g, b, n_splits=80, rng=np.random.default_rng(0)
+    )
     for name in ("pearson_pairs", "adc_1.0"):
         w_few = few["stats"][name]["mean_hi"] - few["stats"][name]["mean_lo"]
         w_many = many["stats"][name]["mean_hi"] - many["stats"][name]["mean_lo"]

@@ -16,6 +16,7 @@ import sys
 from li_adger.benchmarks import BENCHMARKS
 from li_adger.io.cli_args import int_at_least
 from metric_adc.cli.common import add_report_options, dump, human_row, li_adger_scores
+from metric_adc.report.build import build_report, format_report, refused_options, report_plots
 from metric_adc.scores.benchmark import BenchmarkScores, read_benchmark_scores
 from metric_adc.scores.labels import check_distinct
 
@@ -69,8 +70,6 @@ def run_report(args: argparse.Namespace) -> int:
     """``report``: one scores file → its benchmark's report (and optional plots)."""
     if _perturbed(args.scores):
         return _report_perturbed(args)
-    from metric_adc.report.build import build_report, format_report, refused_options, report_plots
-
     bs = read_benchmark_scores(
         args.scores, benchmark=args.benchmark, check_text=not args.no_text_check
     )

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from li_adger.benchmarks import Benchmark
-from metric_adc import bootstrap, core
+from metric_adc import bootstrap, core, formulas
 from metric_adc.family.outcomes import Outcomes, spec_of
 from metric_adc.family.statistics import ACCURACY_KS
+from metric_adc.input_checks import as_model_and_human, as_sweep_grid, summary_options
 from metric_adc.pairs import ModelDeltas, PairTable
 from metric_adc.report.parts import (
     BaselineComparison,
@@ -81,14 +82,15 @@ def analyze_on_pairs(
     (['baseline', 'by_phenomenon', 'ci', 'sweep'], ['adc_0.5', 'adc_1.0', 'adc_5.0', 'adc_auc', 'blimp', 'pearson_pairs'], ['0.5', '1.0', '5.0'])
     """
     deltas = list(deltas)
-    h = pairs.human_delta
-    if h is None:
+    if pairs.human_delta is None:
         raise ValueError("the pair table has no human judgements: nothing to analyse beyond BLiMP")
-    dlm = scored.delta
-    sweep = core.delta_sweep(dlm, h)
+    # checked once here (the deltas and the table are checked already: ModelDeltas, PairTable)
+    keys, auc_max = summary_options(deltas, core.DEFAULT_AUC_MAX)
+    dlm, h = as_model_and_human(scored.delta, pairs.human_delta)
+    sweep = formulas.sweep(dlm, h, as_sweep_grid())
     by_phen = None
     if pairs.phenomenon is not None:
-        by_phen = core.breakdown(pairs.phenomenon, dlm, h, deltas=deltas)
+        by_phen = formulas.breakdown_of(pairs.phenomenon, dlm, h, keys, auc_max)
     ci_args = {"deltas": deltas, "rng": rng, "n_resamples": n_resamples}
     ci = PairIntervals(
         pairs=_intervals(dlm, h, clusters=None, **ci_args),
@@ -101,8 +103,8 @@ def analyze_on_pairs(
         for d in deltas:
             k = core.delta_key(d)
             overlap[k] = core.overlap(
-                core.adc_pass(dlm[keep], h[keep], d),
-                core.adc_pass(baseline.delta[keep], h[keep], d),
+                formulas.adc_passes(dlm[keep], h[keep], float(k)),
+                formulas.adc_passes(baseline.delta[keep], h[keep], float(k)),
             )
             comparison[k] = bootstrap.paired_comparison(
                 dlm, baseline.delta, h, statistic="adc", delta=d, rng=rng,
