@@ -29,6 +29,7 @@ import numpy as np
 from baselines.recorded_path import recorded_path
 from li_adger.benchmarks.npi_sets import FEATURES, NpiSentence, read_probing
 from li_adger.io.atomic import atomic_write_text
+from metric_adc.classification import mcc
 
 __all__ = ["ProbeRow", "machine", "probe_mcc", "probe_rows", "run_probes", "write_probe_file"]
 
@@ -70,13 +71,12 @@ def probe_mcc(
     1.0
     """
     from sklearn.linear_model import LogisticRegression
-    from sklearn.metrics import matthews_corrcoef
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, random_state=seed))
     model.fit(train_x, train_y)
-    return float(matthews_corrcoef(test_y, model.predict(test_x)))
+    return mcc(test_y, model.predict(test_x))
 
 
 def probe_rows(
