@@ -54,8 +54,14 @@ def test_the_import_graph_has_no_cycle():
         pytest.fail(f"import cycle among metric_adc modules: {' -> '.join(exc.args[1])}")
 
 
-def test_the_split_primitives_are_a_leaf():
-    assert _graph()["metric_adc.ceiling.splits"] == set()
+def test_the_formulas_are_a_leaf_and_the_split_halves_use_only_the_math():
+    graph = _graph()
+    assert graph["metric_adc.formulas"] == set()
+    assert graph["metric_adc.ceiling.splits"] <= {
+        "metric_adc.formulas",
+        "metric_adc.core",
+        "metric_adc.input_checks",
+    }
 
 
 def test_no_module_getattr_shim():
