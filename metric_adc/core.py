@@ -95,7 +95,6 @@ DEFAULT_AUC_MAX: float = formulas.DEFAULT_AUC_MAX
 """Upper end of the δ range whose normalized area :func:`adc_auc` reports."""
 
 
-# ----------------------------------------------------------------------------- thresholds
 # ----------------------------------------------------------------------------- z-scores and deltas
 def zscore(scores: ArrayLike) -> np.ndarray:
     """Z-score with the population standard deviation (``ddof=0``).

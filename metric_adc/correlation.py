@@ -59,7 +59,7 @@ def correlation(x: ArrayLike, y: ArrayLike) -> dict[str, float | int | None]:
     >>> correlation([1, 1, 1], [1, 2, 3])["pearson"] is None
     True
     """
-    return formulas.correlations(*formulas.paired(*_checked(x, y)))
+    return formulas.correlations(*_checked(x, y))
 
 
 def pearson(x: ArrayLike, y: ArrayLike) -> float | None:

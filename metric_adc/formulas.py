@@ -23,7 +23,6 @@ import numpy as np
 
 __all__ = [
     "DEFAULT_AUC_MAX",
-    "NO_PAIRS",
     "adc_passes",
     "adc_share",
     "auc_share",
@@ -35,10 +34,6 @@ __all__ = [
     "correlations_by_id",
     "delta_reaching",
     "differences",
-    "evaluable",
-    "mean_of",
-    "pair_summary",
-    "paired",
     "pearson_of",
     "spearman_brown_of",
     "summarize_pairs",
@@ -46,7 +41,7 @@ __all__ = [
     "zscores",
 ]
 
-NO_PAIRS = (
+_NO_PAIRS = (
     "'model_delta' and 'human_delta' have no evaluable pairs: expected at least 1 pair with a "
     "human judgement"
 )
@@ -115,12 +110,12 @@ def differences(values: Mapping[str, float], good: Sequence[str], bad: Sequence[
 
 
 # ----------------------------------------------------------------------------- criteria
-def evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+def _evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """The pairs with a human judgement, and how many were left out.
 
     Examples
     --------
-    >>> m, h, n = evaluable(np.array([1.0, 2.0]), np.array([0.5, np.nan]))
+    >>> m, h, n = _evaluable(np.array([1.0, 2.0]), np.array([0.5, np.nan]))
     >>> m.tolist(), h.tolist(), n
     ([1.0], [0.5], 1)
     """
@@ -128,7 +123,7 @@ def evaluable(m: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, int
     return m[keep], h[keep], int((~keep).sum())
 
 
-def mean_of(x: np.ndarray, empty: str = NO_PAIRS) -> float:
+def _mean(x: np.ndarray, empty: str = _NO_PAIRS) -> float:
     """The mean of ``x``, raising ``empty`` when there is nothing to average."""
     if x.size == 0:
         raise ValueError(empty)
@@ -155,7 +150,7 @@ def blimp_share(m: np.ndarray) -> float:
     >>> blimp_share(np.array([0.3, 0.0, -1.0, 2.0]))
     0.5
     """
-    return mean_of(m > 0, "'model_delta' is empty: expected at least 1 pair")
+    return _mean(m > 0, "'model_delta' is empty: expected at least 1 pair")
 
 
 def adc_share(m: np.ndarray, h: np.ndarray, d: float) -> float:
@@ -166,8 +161,8 @@ def adc_share(m: np.ndarray, h: np.ndarray, d: float) -> float:
     >>> adc_share(np.array([1.0, 1.0, -0.2, 2.0]), np.array([1.3, 2.5, 0.1, np.nan]), 1.0)
     0.3333333333333333
     """
-    m, h, _ = evaluable(m, h)
-    return mean_of(adc_passes(m, h, d))
+    m, h, _ = _evaluable(m, h)
+    return _mean(adc_passes(m, h, d))
 
 
 def auc_terms(m: np.ndarray, h: np.ndarray, d: float) -> np.ndarray:
@@ -193,8 +188,8 @@ def auc_share(m: np.ndarray, h: np.ndarray, d: float) -> float:
     >>> auc_share(np.array([1.0, -1.0, 5.0]), np.array([2.0, 3.0, np.nan]), 4.0)
     0.375
     """
-    m, h, _ = evaluable(m, h)
-    return mean_of(auc_terms(m, h, d))
+    m, h, _ = _evaluable(m, h)
+    return _mean(auc_terms(m, h, d))
 
 
 def check_share(share: float) -> None:
@@ -219,9 +214,9 @@ def delta_reaching(m: np.ndarray, h: np.ndarray, share: float) -> float | None:
     0.5
     """
     check_share(share)
-    m, h, _ = evaluable(m, h)
+    m, h, _ = _evaluable(m, h)
     if m.size == 0:
-        raise ValueError(NO_PAIRS)
+        raise ValueError(_NO_PAIRS)
     need = math.ceil(share * m.size - 1e-9)
     err = np.sort(np.abs(h - m)[np.sign(m) == np.sign(h)])
     if err.size < need:
@@ -239,22 +234,22 @@ def sweep(m: np.ndarray, h: np.ndarray, grid: Sequence[float]) -> dict[str, list
     >>> s["adc"], s["human_sign"]
     ([0.3333333333333333, 0.3333333333333333, 0.6666666666666666], 0.6666666666666666)
     """
-    m, h, _ = evaluable(m, h)
+    m, h, _ = _evaluable(m, h)
     err = np.abs(h - m)
     agree = np.sign(m) == np.sign(h)
-    human_sign = mean_of(agree)
+    human_sign = _mean(agree)
     # ADC(δ) = #{agreeing pairs with err < δ} / n: one sort, then a count per δ
     passing = np.searchsorted(np.sort(err[agree]), grid, side="left")
     finite_max = max((d for d in grid if math.isfinite(d)), default=DEFAULT_AUC_MAX)
     return {
         "deltas": [float(d) for d in grid],
         "adc": [int(c) / m.size for c in passing],
-        "auc": mean_of(auc_terms(m, h, finite_max)),
+        "auc": _mean(auc_terms(m, h, finite_max)),
         "human_sign": human_sign,
     }
 
 
-def pair_summary(
+def _pair_summary(
     m: np.ndarray, h: np.ndarray | None, keys: Sequence[str], auc_max: float, n_excluded: int
 ) -> dict:
     """:func:`metric_adc.core.summarize` of evaluable pairs (``h`` without NaN, or ``None``):
@@ -262,7 +257,7 @@ def pair_summary(
 
     Examples
     --------
-    >>> s = pair_summary(np.array([1.0, -0.5]), np.array([1.3, 0.4]), ["1.0"], 5.0, 0)
+    >>> s = _pair_summary(np.array([1.0, -0.5]), np.array([1.3, 0.4]), ["1.0"], 5.0, 0)
     >>> s["blimp"], s["adc"], s["pearson_pairs"]
     (0.5, {'1.0': 0.5}, None)
     """
@@ -283,17 +278,17 @@ def pair_summary(
     out["human_sign"] = adc_share(m, h, math.inf)
     out["adc"] = {k: adc_share(m, h, float(k)) for k in keys}
     out["adc_auc"] = auc_share(m, h, auc_max)
-    r = correlations(*paired(m, h))
+    r = correlations(m, h)
     out["pearson_pairs"], out["pearson_pairs_p"] = r["pearson"], r["pearson_p"]
     out["spearman_pairs"], out["spearman_pairs_p"] = r["spearman"], r["spearman_p"]
     return out
 
 
 def summarize_pairs(
-    m: np.ndarray, h: np.ndarray | None, keys: Sequence[str], auc_max: float, min_pairs: int
+    m: np.ndarray, h: np.ndarray | None, keys: Sequence[str], auc_max: float, min_pairs: int = 2
 ) -> dict:
     """:func:`metric_adc.core.summarize`: the pairs with a judgement (all pairs without human
-    deltas), at least ``min_pairs`` of them, summarized by :func:`pair_summary`.
+    deltas), at least ``min_pairs`` of them, summarized by :func:`_pair_summary`.
 
     Examples
     --------
@@ -304,13 +299,13 @@ def summarize_pairs(
     """
     n_excluded = 0
     if h is not None:
-        m, h, n_excluded = evaluable(m, h)
+        m, h, n_excluded = _evaluable(m, h)
     if m.size < min_pairs:
         raise ValueError(
             f"'model_delta' has {m.size} evaluable pairs, fewer than 'min_pairs' ({min_pairs}) "
             f"(got {m.size}; {n_excluded} excluded for a missing human judgement)"
         )
-    return pair_summary(m, h, keys, auc_max, n_excluded)
+    return _pair_summary(m, h, keys, auc_max, n_excluded)
 
 
 def breakdown_of(
@@ -337,7 +332,7 @@ def breakdown_of(
         hs = None if h is None else h[sel]
         n_known = int(sel.sum()) if hs is None else int((~np.isnan(hs)).sum())
         if n_known == 0:
-            empty = pair_summary(np.zeros(1), None, keys, auc_max, 0)
+            empty = _pair_summary(np.zeros(1), None, keys, auc_max, 0)
             empty.update(n_pairs=0, n_excluded=int(sel.sum()), blimp=None)
             out[name] = empty
             continue
@@ -351,13 +346,13 @@ def _unit_scale(a: np.ndarray) -> np.ndarray:
     return np.ldexp(a, -int(np.frexp(top)[1])) if top > 0 else a
 
 
-def paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The points where both are known (NaN drops a point), each side scaled by a power of two
     (exact: no coefficient changes) so that no sum of squares overflows or underflows.
 
     Examples
     --------
-    >>> [a.tolist() for a in paired(np.array([1.0, 2.0, 8.0]), np.array([1.0, np.nan, 2.0]))]
+    >>> [a.tolist() for a in _paired(np.array([1.0, 2.0, 8.0]), np.array([1.0, np.nan, 2.0]))]
     [[0.0625, 0.5], [0.25, 0.5]]
     """
     keep = ~(np.isnan(x) | np.isnan(y))
@@ -375,15 +370,17 @@ def _clipped(r: float) -> float:
 
 
 def correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float | int | None]:
-    """Pearson and Spearman with two-sided p-values (:mod:`scipy.stats`) of :func:`paired`
-    points; ``None`` for an undefined coefficient (fewer than 3 points, or a constant side).
+    """Pearson and Spearman with two-sided p-values (:mod:`scipy.stats`) over the points where
+    both are known (:func:`_paired`); ``None`` for an undefined coefficient (fewer than 3
+    points, or a constant side).
 
     Examples
     --------
-    >>> r = correlations(np.array([1.0, 2.0, 3.0]), np.array([1.0, 3.0, 2.0]))
+    >>> r = correlations(np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 3.0, 2.0, np.nan]))
     >>> r["n"], round(r["pearson"], 3), round(r["spearman"], 3)
     (3, 0.5, 0.5)
     """
+    x, y = _paired(x, y)
     out: dict[str, float | int | None] = {
         "n": int(x.size),
         "pearson": None,
@@ -415,18 +412,18 @@ def correlations_by_id(
     """
     x = np.asarray([scores[k] for k in ids], dtype=float)
     y = np.asarray([judgements.get(k, math.nan) for k in ids], dtype=float)
-    return correlations(*paired(x, y))
+    return correlations(x, y)
 
 
 def pearson_of(x: np.ndarray, y: np.ndarray) -> float | None:
-    """Pearson's r over the points where both are known (:func:`paired`), ``None`` if undefined.
+    """Pearson's r over the points where both are known (:func:`_paired`), ``None`` if undefined.
 
     Examples
     --------
     >>> pearson_of(np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 3.0, 2.0, np.nan]))
     0.5
     """
-    xa, ya = paired(x, y)
+    xa, ya = _paired(x, y)
     if not _defined(xa, ya):
         return None
     from scipy import stats

@@ -295,7 +295,7 @@ def model_row(
     if pairs.judgements is not None:
         sentences = core.sentence_correlation(scored.z, pairs.judgements)
     by_group = None if labels is None else formulas.breakdown_of(labels, m, h, keys, auc_max)
-    summary = formulas.summarize_pairs(m, h, keys, auc_max, 2)
+    summary = formulas.summarize_pairs(m, h, keys, auc_max)
     return _adc_row(
         model=model,
         benchmark=benchmark,
@@ -380,7 +380,7 @@ def source_row(
             f"no pair has source {source!r} (expected one of {sorted(set(pairs.source))})"
         )
     m, h = as_model_and_human(scored.delta, pairs.human_delta)
-    summary = formulas.summarize_pairs(m[sel], None if h is None else h[sel], keys, auc_max, 2)
+    summary = formulas.summarize_pairs(m[sel], None if h is None else h[sel], keys, auc_max)
     members = list(
         dict.fromkeys(
             i

@@ -8,10 +8,11 @@ data of Sprouse, Schütze & Almeida (2013) (:mod:`li_adger.sources.participants`
    of one survey rated the same sentences, so every sentence keeps raters in both halves);
 2. per half, take each sentence's mean z-score;
 3. score half B as a model against half A as the human ground truth, exactly as a model is
-   scored (:mod:`metric_adc.core`): B's means are z-scored over all sentences, its pair deltas
-   are compared with A's deltas by ADC at δ 0.5 / 1 / 5, the BLiMP criterion and the
-   pair-level Pearson correlation; the Spearman-Brown formula turns the split-half
-   correlation into the reliability of the full-sample deltas;
+   scored (the formulas of :mod:`metric_adc.formulas` behind :mod:`metric_adc.core`): B's
+   means are z-scored over all sentences, its pair deltas are compared with A's deltas by ADC
+   at δ 0.5 / 1 / 5, the BLiMP criterion and the pair-level Pearson correlation; the
+   Spearman-Brown formula turns the split-half correlation into the reliability of the
+   full-sample deltas;
 4. repeat for many splits; report means, the spread over splits and the Monte Carlo
    interval of each mean.
 
@@ -24,7 +25,8 @@ app show: the row (:func:`metric_adc.result_rows.ceiling_row`) and the mean ADC(
 :data:`HUMAN_ROW_SPLITS` split-halves, computed afresh each time (a fraction of a second).
 
 The jobs around it have their own files: :mod:`metric_adc.ceiling.splits` (random halves,
-half means, summaries over splits), :mod:`metric_adc.ceiling.inputs` (what is read),
+half means, every split's statistics (:func:`~metric_adc.ceiling.splits.split_half`),
+summaries over splits), :mod:`metric_adc.ceiling.inputs` (what is read),
 :mod:`metric_adc.ceiling.tasks` (ME vs Likert vs forced choice) and
 :mod:`metric_adc.ceiling.plot` (the ADC(δ) figure); the ``ceiling`` subcommand is
 :mod:`metric_adc.cli.ceiling`.

@@ -100,8 +100,7 @@ def analyze_on_pairs(
     if baseline is not None:
         keep = ~np.isnan(h)
         overlap, comparison = {}, {}
-        for d in deltas:
-            k = core.delta_key(d)
+        for d, k in zip(deltas, keys, strict=True):
             overlap[k] = core.overlap(
                 formulas.adc_passes(dlm[keep], h[keep], float(k)),
                 formulas.adc_passes(baseline.delta[keep], h[keep], float(k)),
