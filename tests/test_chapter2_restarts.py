@@ -91,6 +91,17 @@ def test_cola_features(run, capsys, tmp_path):
     assert report["dashed"]["tiny"] == pytest.approx(dashed)
 
 
+def test_cola_features_text_says_the_thesis_prints_no_feature_mccs(run, capsys):
+    """The thesis gives Figures 2-1/2-2 as figures only (no numbers in its text): the text
+    output says so once, at the end, so a reader does not look for thesis rows."""
+    folder, _ = run
+    assert main(["cola-features", str(folder), "--level", "major"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    said = [s for s in lines if s.startswith("no thesis rows")]
+    assert said == [lines[-1]]
+    assert "Figures 2-1 and 2-2" in said[0] and "no printed MCCs" in said[0]
+
+
 def test_a_gold_label_that_differs_from_the_source(tmp_path, capsys):
     sets = _sets(li_adger=False)
     ids, gold = sets["thesis_cola_test"]

@@ -251,9 +251,15 @@ def format_table_2_1(report: Mapping) -> str:
     return "\n".join(lines)
 
 
+NO_THESIS_FEATURE_ROWS = (
+    "no thesis rows: the thesis gives Figures 2-1 and 2-2 only as figures, with no printed MCCs"
+)
+
+
 def format_features(report: Mapping) -> str:
     """The ``cola-features`` report as text: per level, one row per feature, one column per
-    model (mean over restarts [min, max]), and the dashed line.
+    model (mean over restarts [min, max]), and the dashed line; then one line saying the thesis
+    has no rows to set beside them (its Figures 2-1 and 2-2 print no numbers).
 
     Examples
     --------
@@ -264,6 +270,8 @@ def format_features(report: Mapping) -> str:
     feature   sentences                    m
     Simple            3  0.200 [0.100, 0.300]
     mean MCC on the thesis's CoLA test set (the dashed line): m 0.500
+    <BLANKLINE>
+    no thesis rows: the thesis gives Figures 2-1 and 2-2 only as figures, with no printed MCCs
     """
     blocks = []
     for level, rows in report["levels"].items():
@@ -288,4 +296,5 @@ def format_features(report: Mapping) -> str:
         blocks.append(
             f"MCC on the CoLA analysis set by {level} feature (mean over restarts [min, max])\n{table}\n{line}"
         )
+    blocks.append(NO_THESIS_FEATURE_ROWS)
     return "\n\n".join(blocks)
