@@ -38,6 +38,10 @@ from li_adger.benchmarks.tsv import SourceFormatError
         ({"init_seed": 1.5}, "init_seed must be a whole number >= 0 (got 1.5)"),
         ({"preset": "glue"}, "preset must be one of 'thesis', 'minilm-cola' (got 'glue')"),
         ({"epochs": 0}, "epochs must be a whole number >= 1 (got 0)"),
+        (
+            {"gradient_accumulation_steps": 0},
+            "gradient_accumulation_steps must be a whole number >= 1 (got 0)",
+        ),
         ({"batch_size": True}, "batch_size must be a whole number >= 1 (got True)"),
         ({"lr": -1e-5}, "lr must be a number > 0 (got -1e-05)"),
         ({"warmup_ratio": 2.0}, "warmup_ratio must be between 0 and 1.0 (got 2.0)"),
@@ -268,6 +272,55 @@ def test_a_rerun_trains_only_the_missing_restarts(run_dir, tiny, monkeypatch):
 def test_a_restart_made_with_other_settings_is_not_overwritten(run_dir, tiny):
     with pytest.raises(ValueError, match=r"restart-0.jsonl was made with other settings .*lr"):
         runs.run_finetune(_spec(tiny, lr=5e-4), run_dir, progress=False)
+
+
+def test_gradient_accumulation_halves_the_optimizer_steps(tiny, tmp_path):
+    """48 sentences in batches of 4 for 2 epochs: 24 optimizer steps, 12 when each step sums
+    2 batches (an effective batch of 8); the settings and run.json record the option."""
+    quiet = {"progress": False, "log": lambda line: None}
+    metas = {}
+    for n in (1, 2):
+        spec = _spec(tiny, batch_size=4, gradient_accumulation_steps=n, seeds=(0,))
+        assert spec.effective_batch_size == 4 * n
+        runs.run_finetune(spec, tmp_path / f"x{n}", **quiet)
+        metas[n] = runs.read_restart(tmp_path / f"x{n}" / "restart-0.jsonl")[0]
+        run, _ = runs.read_run(tmp_path / f"x{n}")
+        assert run["spec"]["gradient_accumulation_steps"] == n
+        assert metas[n]["settings"]["gradient_accumulation_steps"] == n
+    assert metas[1]["train_sentences"] == metas[2]["train_sentences"] == 48
+    assert (metas[1]["optimizer_steps"], metas[2]["optimizer_steps"]) == (24, 12)
+
+
+def test_the_command_line_refuses_a_bad_accumulation_naming_the_option(capsys):
+    from baselines.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["finetune", "--gradient-accumulation-steps", "0", "--out", "r"])
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.endswith(
+        "error: argument --gradient-accumulation-steps: expected an integer >= 1 (got '0')"
+    )
+
+
+def test_a_restart_recorded_before_gradient_accumulation_is_reused(run_dir, tiny, monkeypatch):
+    """A restart file whose settings predate the option (no ``gradient_accumulation_steps``)
+    trained with 1: a rerun with the default keeps it, one with 2 refuses it."""
+    from baselines.finetune import train
+
+    path = run_dir / "restart-1.jsonl"
+    text = path.read_text()
+    meta, rest = text.split("\n", 1)
+    old = json.loads(meta)
+    del old["settings"]["gradient_accumulation_steps"]
+    path.write_text(json.dumps(old) + "\n" + rest)
+    try:
+        monkeypatch.setattr(train, "finetune_once", lambda *a, **k: pytest.fail("retrained"))
+        runs.run_finetune(_spec(tiny), run_dir, progress=False, log=lambda line: None)
+        with pytest.raises(ValueError, match=r"restart-0.jsonl was made with other settings"):
+            runs.run_finetune(_spec(tiny, gradient_accumulation_steps=2), run_dir,
+                              progress=False)  # fmt: skip
+    finally:
+        path.write_text(text)
 
 
 @pytest.mark.parametrize(

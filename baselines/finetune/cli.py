@@ -68,6 +68,9 @@ def add_parser(commands: Any) -> None:
                    help="named settings (thesis: length 64, batch 20, 4 epochs, lr 2e-5)")  # fmt: skip
     p.add_argument("--epochs", type=int_at_least(1))
     p.add_argument("--batch-size", type=int_at_least(1))
+    p.add_argument("--gradient-accumulation-steps", type=int_at_least(1), default=1,
+                   metavar="N", help="batches summed into each optimizer step: an effective "
+                   "batch of N x --batch-size (default 1)")  # fmt: skip
     p.add_argument("--lr", type=positive_number)
     p.add_argument("--max-length", type=int_at_least(2))
     p.add_argument("--grouping", choices=GROUPINGS, default="length",
@@ -109,6 +112,7 @@ def spec_of(args: argparse.Namespace) -> FinetuneSpec:
         preset=args.preset,
         epochs=args.epochs,
         batch_size=args.batch_size,
+        gradient_accumulation_steps=args.gradient_accumulation_steps,
         lr=args.lr,
         max_length=args.max_length,
         grouping=args.grouping,

@@ -46,12 +46,12 @@ from baselines.finetune.runs import (
     restart_path,
     restart_text,
 )
-from baselines.finetune.spec import FinetuneSpec
+from baselines.finetune.spec import FinetuneSpec, complete_settings
 from baselines.recorded_path import recorded_path
 
 __all__ = ["FineTune", "cola_run_fine_tunes", "evaluate_fine_tunes", "reuse_spec"]
 
-_TRAINED = ("train_sentences", "train_tokens", "train_seconds", "train_loss")
+_TRAINED = ("train_sentences", "train_tokens", "train_seconds", "train_loss", "optimizer_steps")
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def cola_run_fine_tunes(run_dir: str | Path) -> list[FineTune]:
             continue
         source = {"run": recorded_path(run_dir), "seed": seed, "model": recorded_path(folder)}
         trained = {k: meta.get(k) for k in _TRAINED}
-        out.append(FineTune(seed, folder, dict(meta["settings"]), trained, source))
+        out.append(FineTune(seed, folder, complete_settings(meta["settings"]), trained, source))
     if not out:
         raise FileNotFoundError(
             f"--cola-run {run_dir}: no saved model (model-<seed>/config.json) beside its "
@@ -213,7 +213,9 @@ def evaluate_fine_tunes(
             name: [prediction_record(name, item, *probs[item.text]) for item in items]
             for name, items in sets.items()
         }
-        trained = dataclasses.make_dataclass("Trained", _TRAINED)(**ft.trained)
+        trained = dataclasses.make_dataclass("Trained", _TRAINED)(
+            **{k: ft.trained.get(k) for k in _TRAINED}
+        )  # a cost not recorded (older files, the built-in minilm-cola) is None
         meta = restart_metadata(spec, ft.seed, trained, machine)
         meta["fine_tune"] = ft.source
         meta["eval_seconds"] = round(time.perf_counter() - tick, 3)

@@ -38,7 +38,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from baselines.finetune.spec import FinetuneSpec
+from baselines.finetune.spec import FinetuneSpec, complete_settings
 from li_adger.io.atomic import atomic_write_text
 from metric_adc.chapter2.runs import (
     RESTART_FORMAT,
@@ -97,6 +97,7 @@ def restart_metadata(spec: FinetuneSpec, seed: int, result: Any, machine: str) -
         "train_tokens": result.train_tokens,
         "train_seconds": result.train_seconds,
         "train_loss": round(result.train_loss, 6),
+        "optimizer_steps": result.optimizer_steps,
         "created": _now(),
         "machine": machine,
         "settings": spec.training_settings(),
@@ -143,6 +144,8 @@ def _reusable(path: Path, spec: FinetuneSpec, seed: int) -> bool:
     meta, _ = read_restart(path)
     init_seed, data_seed = spec.seed_pair(seed)
     mine = {"settings": spec.training_settings(), "init_seed": init_seed, "data_seed": data_seed}
+    if isinstance(meta.get("settings"), dict):
+        meta = {**meta, "settings": complete_settings(meta["settings"])}
     for name, value in mine.items():
         if meta.get(name) != value:
             raise ValueError(

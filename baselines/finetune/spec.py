@@ -9,7 +9,9 @@ A run fine-tunes one encoder on one task several times (its *restarts*). Two kin
 
 The settings come from a named preset (``"thesis"``: the thesis's ``bert_training.py``: max
 length 64, batch 20, 4 epochs, AdamW lr 2e-5, eps 1e-8, linear decay with no warm-up, no
-weight decay); an option given explicitly overrides the preset's.
+weight decay); an option given explicitly overrides the preset's. ``gradient_accumulation_steps``
+(default 1) is no preset's: with N, each optimizer step sums the gradients of N batches, an
+effective batch of ``N × batch_size`` in the memory of one batch.
 
 Examples
 --------
@@ -37,10 +39,12 @@ from typing import Any
 __all__ = [
     "DEFAULT_MODEL",
     "GROUPINGS",
+    "LATER_SETTINGS",
     "PRECISIONS",
     "PRESETS",
     "RESTART_KINDS",
     "FinetuneSpec",
+    "complete_settings",
 ]
 
 DEFAULT_MODEL = "minilm"
@@ -73,6 +77,26 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+LATER_SETTINGS: dict[str, Any] = {"gradient_accumulation_steps": 1}
+"""Settings added after runs were first recorded, with the value those runs trained with."""
+
+
+def complete_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """A restart file's recorded ``settings`` with the settings added since filled in with the
+    value the file's run trained with (:data:`LATER_SETTINGS`), so an older file compares
+    equal to the settings of a spec that trains the same way.
+
+    Examples
+    --------
+    >>> old = {"epochs": 3}
+    >>> complete_settings(old)
+    {'gradient_accumulation_steps': 1, 'epochs': 3}
+    >>> complete_settings({"epochs": 3, "gradient_accumulation_steps": 2})
+    {'gradient_accumulation_steps': 2, 'epochs': 3}
+    """
+    return {**LATER_SETTINGS, **settings}
+
+
 def _seeds(value: Any) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise ValueError(f"seeds must be a sequence of whole numbers (got {value!r})")
@@ -99,7 +123,8 @@ class FinetuneSpec:
 
     ``model`` is a Hugging Face Hub name or a local folder (``"minilm"``: the packaged
     all-MiniLM-L6-v2). ``epochs``, ``batch_size``, ``lr``, ``max_length``, ``adam_eps``,
-    ``weight_decay`` and ``warmup_ratio`` left ``None`` take the preset's value. ``grouping``
+    ``weight_decay`` and ``warmup_ratio`` left ``None`` take the preset's value.
+    ``gradient_accumulation_steps`` batches make one optimizer step (default 1). ``grouping``
     is ``"length"`` (batches of similar length, each padded to its longest) or ``"pad64"`` (random
     batches, each padded to ``max_length``, as the thesis did). ``train_cap`` keeps only the
     first N training sentences (``None``: all); ``eval_cap`` likewise the first N items of
@@ -122,6 +147,8 @@ class FinetuneSpec:
     ValueError: lr must be a number > 0 (got 0)
     >>> FinetuneSpec.from_json(FinetuneSpec(train_cap=100).to_json()).train_cap
     100
+    >>> FinetuneSpec(batch_size=4, gradient_accumulation_steps=2).effective_batch_size
+    8
     """
 
     model: str = DEFAULT_MODEL
@@ -139,6 +166,7 @@ class FinetuneSpec:
     adam_eps: float | None = None
     weight_decay: float | None = None
     warmup_ratio: float | None = None
+    gradient_accumulation_steps: int = 1
     grouping: str = "length"
     train_cap: int | None = None
     eval_cap: int | None = None
@@ -169,6 +197,7 @@ class FinetuneSpec:
         _whole("epochs", self.epochs, 1)
         _whole("batch_size", self.batch_size, 1)
         _whole("max_length", self.max_length, 2)
+        _whole("gradient_accumulation_steps", self.gradient_accumulation_steps, 1)
         for name in ("lr", "adam_eps"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
@@ -192,6 +221,13 @@ class FinetuneSpec:
         if self.precision not in PRECISIONS:
             names = ", ".join(repr(p) for p in PRECISIONS)
             raise ValueError(f"precision must be one of {names} (got {self.precision!r})")
+
+    @property
+    def effective_batch_size(self) -> int:
+        """Training sentences per optimizer step: ``batch_size × gradient_accumulation_steps``
+        (the last step of an epoch may have fewer)."""
+        assert self.batch_size is not None  # the preset filled it in
+        return self.batch_size * self.gradient_accumulation_steps
 
     def seed_pair(self, seed: int) -> tuple[int, int]:
         """``(init_seed, data_seed)`` of the restart ``seed``: both ``seed`` for ``restarts``,

@@ -36,7 +36,8 @@ LABELS = {0: "unacceptable", 1: "acceptable"}
 
 @dataclass(frozen=True)
 class RestartResult:
-    """What one restart produced: its seeds, its cost and its predictions by evaluation set
+    """What one restart produced: its seeds, its cost (``optimizer_steps``: the Trainer's,
+    ``gradient_accumulation_steps`` batches each) and its predictions by evaluation set
     (records as :func:`prediction_record` makes them)."""
 
     seed: int
@@ -45,6 +46,7 @@ class RestartResult:
     train_tokens: int
     train_seconds: float
     train_loss: float
+    optimizer_steps: int
     predictions: dict[str, list[dict[str, Any]]]
 
 
@@ -206,7 +208,8 @@ def finetune_once(
         id2label=LABELS,
         label2id={v: k for k, v in LABELS.items()},
     )
-    steps = len(batches) * spec.epochs
+    accumulate = spec.gradient_accumulation_steps
+    steps = -(-len(batches) // accumulate) * spec.epochs  # optimizer steps, as Trainer counts them
     flags = _precision_flags(device, spec.precision)
 
     class _Trainer(Trainer):
@@ -219,6 +222,7 @@ def finetune_once(
         args = TrainingArguments(
             output_dir=scratch,
             per_device_train_batch_size=spec.batch_size,
+            gradient_accumulation_steps=accumulate,
             num_train_epochs=spec.epochs,
             learning_rate=spec.lr,
             adam_epsilon=spec.adam_eps,
@@ -272,5 +276,6 @@ def finetune_once(
         train_tokens=sum(lengths) * spec.epochs,
         train_seconds=round(seconds, 3),
         train_loss=float(output.training_loss),
+        optimizer_steps=int(output.global_step),
         predictions=predictions,
     )
