@@ -127,6 +127,22 @@ def test_curve_invariances(p):
     assert np.all(flip_counts(p, cyclic=True) >= flip_counts(p))
 
 
+def test_each_panel_of_figure_2_3_has_a_legend_for_all_its_lines():
+    from metric_adc.chapter2.plots import acrobatic_figure
+
+    report = {"name": "toy", "curve": {"acrobatic": [0.0, 0.1, 0.2], "unathletic": [1.0, 0.9, 0.8]},
+              "mcc_expert": {"per_order": [0.5, 0.6, 0.5]},
+              "mcc_thesis_label": {"per_order": [0.4, 0.5, 0.4]},
+              "majority_baseline": {"accuracy_expert": 0.5}}  # fmt: skip
+    fig = acrobatic_figure(report)
+    for ax, curve in zip(fig.axes, ("Acrobatic sentences", "Unathletic sentences"), strict=True):
+        legend = ax.get_legend()
+        assert legend is not None, ax.get_title()
+        labels = [t.get_text() for t in legend.get_texts()]
+        assert labels == [line.get_label() for line in ax.lines]
+        assert labels[0] == curve and len(labels) == 4
+
+
 def test_the_command_on_a_run_prints_and_plots(tmp_path, capsys):
     ids = _li_adger_ids()
     write_run(tmp_path / "orders", kind="orders", seeds=[0, 1, 2], sets={"li_adger": (ids, [None] * len(ids))},

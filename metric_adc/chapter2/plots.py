@@ -24,7 +24,8 @@ def _slug(text: str) -> str:
 def acrobatic_figure(report: Mapping):
     """Figure 2-3: the acrobatic share (left) and the unathletic share (right) after k orders,
     with the MCC on LI-Adger per order (green; expert labels solid, the thesis's label column
-    dotted) and the majority-class baseline's accuracy (orange), all in %.
+    dotted) and the majority-class baseline's accuracy (orange), all in %. Each panel has its
+    own legend, naming its own curve, below it.
 
     Examples
     --------
@@ -34,6 +35,8 @@ def acrobatic_figure(report: Mapping):
     >>> fig = acrobatic_figure(r)
     >>> [len(ax.lines) for ax in fig.axes]
     [4, 4]
+    >>> [[t.get_text() for t in ax.get_legend().get_texts()][0] for ax in fig.axes]
+    ['Acrobatic sentences', 'Unathletic sentences']
     """
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
@@ -53,8 +56,9 @@ def acrobatic_figure(report: Mapping):
         ax.set_xlabel("training orders k")
         ax.set_title(f"{title} sentences")
         ax.set_ylim(0, 100)
+        # below the panel, where it hides no curve
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8)
     axes[0].set_ylabel("% of LI-Adger sentences / MCC × 100")
-    axes[1].legend(loc="lower right", fontsize=8)
     fig.suptitle(f"{report['name']}: one initialisation, {len(k)} training orders")
     return fig
 
