@@ -42,8 +42,9 @@ def minilm_cola_path(
     Trains the packaged all-MiniLM-L6-v2 encoder on CoLA's in-domain training set (two seeds,
     three epochs each by default), picks the seed and epoch with the best out-of-domain dev
     MCC and keeps that checkpoint, with its ``report.json``, in ``minilm-cola/best`` in the
-    model cache (:func:`baselines.models.cache.models_dir`). About 100 s per epoch and seed on an
-    idle 2-core CPU. Later calls return the cached folder, whatever the arguments, once it
+    model cache (:func:`baselines.models.cache.models_dir`). An epoch of a seed trained for
+    163–168 s on one thread of the 2-core AMD EPYC (``runs/minilm-cola-restarts``, the same
+    settings, 2026-11-28; docs/finetune.md). Later calls return the cached folder, whatever the arguments, once it
     matches its manifest (:mod:`baselines.models.manifest`); a damaged checkpoint is removed
     and trained again (with ``train=False``: an error naming the folder and how to clear it).
 
@@ -113,8 +114,8 @@ def minilm_cola_fine_tune(*, log: Callable[[str], None] = print) -> FineTune:
     if not local_path("minilm-cola")[1]:
         log(
             f"minilm-cola is not in the model cache ({models_dir() / 'minilm-cola'}): training "
-            "it once now (CoLA's training set, 2 seeds x 3 epochs, about 100 s per epoch and "
-            "seed on an idle 2-core CPU); or give --cola-run RUN_DIR"
+            "it once now (CoLA's training set, 2 seeds x 3 epochs; an epoch took 163-168 s on "
+            "one thread of a 2-core AMD EPYC, docs/finetune.md); or give --cola-run RUN_DIR"
         )
     best = minilm_cola_path()
     report = json.loads((best / "report.json").read_text(encoding="utf-8"))
