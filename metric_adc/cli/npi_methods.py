@@ -2,7 +2,8 @@
 
 Prints, for each model of the runs (a fine-tuned encoder, or the bag of words): Fig. 1 (MCC per
 configuration × environment, plus the Wilcox sentences), Fig. 2 (absolute and gradient
-minimal-pair accuracy per contrast, configuration and environment); then Fig. 4 (the probes'
+minimal-pair accuracy per contrast, configuration and environment, a tie counted as a gradient
+failure and the share of tied pairs given where there are any); then Fig. 4 (the probes'
 MCC per feature and environment, one row per probe file). Each model's caps are said
 ("capped: train_cap=…"). ``--json`` prints the same as one object.
 """
@@ -74,6 +75,19 @@ def _short(env: str) -> str:
     return ENVIRONMENTS[env]
 
 
+def _tie_share(share: float | None) -> str:
+    """A cell of a ties row: blank where no pair tied, ``<0.01`` for a share that rounds to 0.
+
+    Examples
+    --------
+    >>> _tie_share(None), _tie_share(0.0), _tie_share(0.001), _tie_share(0.62)
+    ('', '', '<0.01', '0.62')
+    """
+    if not share:
+        return ""
+    return "<0.01" if share < 0.005 else fmt(share, 2)
+
+
 def _print(result: dict[str, Any], markdown: bool) -> None:
     table = markdown_table if markdown else text_table
     envs = list(ENVIRONMENTS)
@@ -91,12 +105,19 @@ def _print(result: dict[str, Any], markdown: bool) -> None:
         ]
         print(table(["configuration", *map(_short, envs), "Wilcox"], rows))
         for contrast in _FEATURES:
-            print(f"Fig. 2, {contrast} pairs: absolute / gradient accuracy")
+            print(
+                f"Fig. 2, {contrast} pairs: absolute / gradient accuracy (a tie, both sentences "
+                "equally probably acceptable, counts as a gradient failure; a ties row gives "
+                "the share of tied pairs where there are any)"
+            )
             rows = []
             for c in CONFIGURATIONS:
                 cells = data["minimal_pairs"][c][contrast]
                 for kind in ("absolute", "gradient"):
                     rows.append([f"{TITLES[c]} {kind}", *(fmt(cells[e][kind], 2) for e in envs)])
+                ties = [cells[e].get("ties") for e in envs]
+                if any(ties):
+                    rows.append([f"{TITLES[c]} ties", *map(_tie_share, ties)])
             print(table(["configuration", *map(_short, envs)], rows))
         print()
     if result["probes"]:

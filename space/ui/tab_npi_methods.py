@@ -39,7 +39,9 @@ _ABOUT = """
 **The NPI paper's methods** (Warstadt et al. 2019): Boolean acceptability classifiers
 fine-tuned under five configurations (Fig. 1: MCC on each environment's test sentences and on
 Wilcox et al.'s 104 sentences), the same classifiers on the 5,500 minimal pairs (Fig. 2:
-*absolute*, both sentences right; *gradient*, the acceptable one more probably acceptable),
+*absolute*, both sentences right; *gradient*, the acceptable one more probably acceptable; a
+tie is a failure, and the bag of words ties on almost every scope pair, whose two sentences
+hold the same words; `npi-methods` prints the share of tied pairs),
 linear probes of frozen representations for licensor, NPI presence and scope (Fig. 4), and a
 bag of words (max-pooled word vectors and an MLP) as one more model. The CoLA configuration
 evaluates CoLA fine-tunes that exist; it trains nothing. Commands: `python -m baselines
