@@ -283,6 +283,24 @@ def test_the_text_grid_says_a_tie_fails_and_prints_ties_rows_where_there_are_any
     assert ties.split()[3] == "1.00"  # ADV: every pair tied
 
 
+def test_a_cap_that_covers_every_sentence_is_not_called_capped(capsys):
+    from metric_adc.__main__ import main as metric_main
+
+    runs = REPO / "runs" / "npi-minilm-finetune"
+    # the CoLA unit: its fine-tunes saw all of CoLA, eval_cap 1,000 = every test sentence
+    cola = npi_methods([str(runs / "cola")])["models"]["minilm"]
+    assert cola["capped"] is False
+    assert cola["caps"] == ["eval_cap=1000 covers every test sentence"]
+    assert metric_main(["npi-methods", str(runs / "cola")]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "uncapped (eval_cap=1000 covers every test sentence)" in head
+    assert "capped (" not in head.replace("uncapped (", "")
+    # a 1 NPI unit trained on 1,000 of its environment's 10,000 sentences is capped
+    only = npi_methods([str(runs / "only-only")])["models"]["minilm"]
+    assert only["capped"] is True
+    assert only["caps"] == ["train_cap=1000, eval_cap=1000 covers every test sentence"]
+
+
 # ---- the CoLA configuration reuses CoLA fine-tunes ----
 
 

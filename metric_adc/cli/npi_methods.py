@@ -4,8 +4,10 @@ Prints, for each model of the runs (a fine-tuned encoder, or the bag of words): 
 configuration × environment, plus the Wilcox sentences), Fig. 2 (absolute and gradient
 minimal-pair accuracy per contrast, configuration and environment, a tie counted as a gradient
 failure and the share of tied pairs given where there are any); then Fig. 4 (the probes'
-MCC per feature and environment, one row per probe file). Each model's caps are said
-("capped: train_cap=…"). ``--json`` prints the same as one object.
+MCC per feature and environment, one row per probe file). Each model's caps are said:
+"capped (train_cap=…)" only when a cap was smaller than the sentences available, otherwise
+"uncapped", with a cap that covered every sentence named as such. ``--json`` prints the same
+as one object.
 """
 
 from __future__ import annotations
@@ -44,11 +46,10 @@ def npi_methods(paths: list[str]) -> dict[str, Any]:
     if inputs.units:
         pairs, test_ids = read_pairs(environments)
         for model, units in inputs.units.items():
-            caps = sorted(inputs.caps[model])
             models[model] = {
                 "units": len(units),
-                "caps": caps,
-                "capped": caps != ["uncapped"],
+                "caps": sorted(inputs.caps[model]),
+                "capped": inputs.capped[model],
                 "cola_fine_tunes": inputs.cola_fine_tunes.get(model, []),
                 "acceptability_mcc": acceptability_grid(units, environments, test_ids),
                 "minimal_pairs": pair_grid(units, environments, pairs),
@@ -92,7 +93,8 @@ def _print(result: dict[str, Any], markdown: bool) -> None:
     table = markdown_table if markdown else text_table
     envs = list(ENVIRONMENTS)
     for model, data in result["models"].items():
-        capped = f"capped ({'; '.join(data['caps'])})" if data["capped"] else "uncapped"
+        notes = "; ".join(c for c in data["caps"] if c != "uncapped")
+        capped = ("capped" if data["capped"] else "uncapped") + (f" ({notes})" if notes else "")
         print(f"== {model}: {data['units']} classifiers (units × seeds), {capped}")
         if data["cola_fine_tunes"]:
             print(

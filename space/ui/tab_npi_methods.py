@@ -50,7 +50,17 @@ finetune --task npi`, `probe`, `bow`; `python -m metric_adc npi-methods` (docs/n
 
 
 def _caps(model: dict[str, Any]) -> str:
-    return f"capped ({'; '.join(model['caps'])})" if model["capped"] else "uncapped"
+    """A model's caps as ``npi-methods`` says them: "capped" only when a cap cut sentences.
+
+    Examples
+    --------
+    >>> _caps({"caps": ["eval_cap=1000 covers every test sentence"], "capped": False})
+    'uncapped (eval_cap=1000 covers every test sentence)'
+    >>> _caps({"caps": ["uncapped"], "capped": False})
+    'uncapped'
+    """
+    notes = "; ".join(c for c in model["caps"] if c != "uncapped")
+    return ("capped" if model["capped"] else "uncapped") + (f" ({notes})" if notes else "")
 
 
 def _capped_note(record: dict[str, Any]) -> str | None:
