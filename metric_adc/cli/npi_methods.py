@@ -90,11 +90,12 @@ def _tie_share(share: float | None) -> str:
 
 
 def _print(result: dict[str, Any], markdown: bool) -> None:
+    from metric_adc.npi_methods.inputs import caps_text
+
     table = markdown_table if markdown else text_table
     envs = list(ENVIRONMENTS)
     for model, data in result["models"].items():
-        notes = "; ".join(c for c in data["caps"] if c != "uncapped")
-        capped = ("capped" if data["capped"] else "uncapped") + (f" ({notes})" if notes else "")
+        capped = caps_text(data["caps"], data["capped"])
         print(f"== {model}: {data['units']} classifiers (units × seeds), {capped}")
         if data["cola_fine_tunes"]:
             print(

@@ -27,6 +27,7 @@ __all__ = [
     "Inputs",
     "available_sentences",
     "cap_note",
+    "caps_text",
     "fine_tune_name",
     "read_inputs",
     "read_pairs",
@@ -100,6 +101,21 @@ def cap_note(spec: dict[str, Any], train: Sequence[int], test: Sequence[int]) ->
         else:
             parts.append(f"{name}={cap} covers every {what} sentence")
     return (", ".join(parts) if parts else "uncapped"), capped
+
+
+def caps_text(caps: Sequence[str], capped: bool) -> str:
+    """A model's caps as results say them (its units' :func:`cap_note` notes): "capped" only
+    when a cap cut sentences, with every note but "uncapped".
+
+    Examples
+    --------
+    >>> caps_text(["eval_cap=1000 covers every test sentence"], False)
+    'uncapped (eval_cap=1000 covers every test sentence)'
+    >>> caps_text(["train_cap=8, eval_cap=8", "uncapped"], True), caps_text(["uncapped"], False)
+    ('capped (train_cap=8, eval_cap=8)', 'uncapped')
+    """
+    notes = "; ".join(c for c in caps if c != "uncapped")
+    return ("capped" if capped else "uncapped") + (f" ({notes})" if notes else "")
 
 
 def available_sentences(environments: Sequence[str]) -> dict[str, dict[str, int]]:

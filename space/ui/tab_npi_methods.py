@@ -18,6 +18,7 @@ import pandas as pd
 from li_adger.benchmarks.npi import ENVIRONMENTS
 from li_adger.benchmarks.npi_configurations import CONFIGURATIONS, TITLES
 from metric_adc.npi_methods.grids import CONTRASTS
+from metric_adc.npi_methods.inputs import caps_text
 from space.data.npi_methods import read_npi_methods
 from space.ui.figures import level_heatmap
 from space.ui.standards import SORT_HINT, api_only, counted_table, styled, with_csv
@@ -56,11 +57,8 @@ def _caps(model: dict[str, Any]) -> str:
     --------
     >>> _caps({"caps": ["eval_cap=1000 covers every test sentence"], "capped": False})
     'uncapped (eval_cap=1000 covers every test sentence)'
-    >>> _caps({"caps": ["uncapped"], "capped": False})
-    'uncapped'
     """
-    notes = "; ".join(c for c in model["caps"] if c != "uncapped")
-    return ("capped" if model["capped"] else "uncapped") + (f" ({notes})" if notes else "")
+    return caps_text(model["caps"], model["capped"])
 
 
 def _capped_note(record: dict[str, Any]) -> str | None:
