@@ -269,7 +269,13 @@ def score_units(
     """:func:`baselines.score_file.score_to_file`, across the processes of ``launch`` (see the module
     docs); with no launch, exactly that function. Every process returns ``out``; rank 0 has
     written it when this returns (``torch.distributed`` must be initialised)."""
-    from baselines.score_file import check_inputs, score_to_file, shares_prefixes, text_fields
+    from baselines.score_file import (
+        check_inputs,
+        score_to_file,
+        scorer_metadata,
+        shares_prefixes,
+        text_fields,
+    )
 
     if launch is None:
         return score_to_file(
@@ -296,7 +302,8 @@ def score_units(
     path = shard_path(out, launch)
     extra = dict(extra_metadata or {})
     expected = [{"id": ids[k], **text_fields(units[k])} for k in mine]
-    found = _read_shard(path, scorer.metadata(), dataset, extra, expected) if resume else None
+    scorer_meta = scorer_metadata(scorer, cloze=isinstance(units[0], ClozeUnit))
+    found = _read_shard(path, scorer_meta, dataset, extra, expected) if resume else None
     if mine and found is None:
         score_to_file(
             scorer,
@@ -310,7 +317,7 @@ def score_units(
             extra_metadata=extra,
             places=places,
         )
-        found = _read_shard(path, scorer.metadata(), dataset, extra, expected)
+        found = _read_shard(path, scorer_meta, dataset, extra, expected)
         if found is None:
             raise RuntimeError(f"rank {launch.rank}: the shard file {path} cannot be read back")
     meta, records = found if found is not None else (None, [])

@@ -59,7 +59,7 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
     ``OSError``, which the command prints as one line."""
     from baselines.engines.vllm_args import parse_engine_args
     from baselines.finished import finished_problem, load_all
-    from baselines.score_file import run_metadata
+    from baselines.score_file import run_metadata, scorer_metadata
     from baselines.spec import score_spec
     from baselines.units import DATASETS, can_score, dataset_metadata
     from li_adger.io.atomic import remove_temporaries
@@ -165,7 +165,11 @@ def score(args: argparse.Namespace, launch: Launch | None = None) -> int:
         }
         if not args.fresh:
             metadata = run_metadata(
-                scorer.metadata(), dataset, len(units.ids), cloze=units.cloze, extra_metadata=extra
+                scorer_metadata(scorer, cloze=units.cloze),
+                dataset,
+                len(units.ids),
+                cloze=units.cloze,
+                extra_metadata=extra,
             )
             problem = finished_problem(out, metadata, units.ids, units.texts)
             if problem is None:

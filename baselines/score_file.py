@@ -56,6 +56,7 @@ __all__ = [
     "check_inputs",
     "run_metadata",
     "score_to_file",
+    "scorer_metadata",
     "shares_prefixes",
     "text_fields",
 ]
@@ -188,6 +189,27 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def scorer_metadata(scorer: Scorer, *, cloze: bool) -> dict[str, Any]:
+    """``scorer.metadata()`` as a run of sentences or of cloze units records it: a scorer that
+    scores cloze units otherwise than sentences says how in ``cloze_variant`` (a masked LM:
+    the completion masked, not a pseudo-log-likelihood), which is then the ``variant``.
+
+    Examples
+    --------
+    >>> class Toy:
+    ...     cloze_variant = "masked-completion"
+    ...     def metadata(self):
+    ...         return {"model": "m", "variant": "pll-original"}
+    >>> scorer_metadata(Toy(), cloze=True), scorer_metadata(Toy(), cloze=False)
+    ({'model': 'm', 'variant': 'masked-completion'}, {'model': 'm', 'variant': 'pll-original'})
+    """
+    meta = dict(scorer.metadata())
+    variant = getattr(scorer, "cloze_variant", None)
+    if cloze and variant is not None:
+        meta["variant"] = variant
+    return meta
+
+
 def run_metadata(
     scorer_metadata: Mapping[str, Any],
     dataset: str,
@@ -263,7 +285,7 @@ def score_to_file(
     out = Path(out)
     if out.is_dir():
         raise IsADirectoryError(f"--out must be a file path, not a folder (got {out})")
-    meta = scorer.metadata()
+    meta = scorer_metadata(scorer, cloze=cloze)
     metadata = run_metadata(meta, dataset, len(units), cloze=cloze, extra_metadata=extra_metadata)
     remove_temporaries(out.parent, targets=[out.name])  # left by a killed write of ``out``
     cache = PartialCache(out, meta, dataset)

@@ -149,3 +149,27 @@ def test_a_classifier_is_refused_by_name(tmp_path):
     ):
         score_to_file(Classifier(), units.ids, units.texts, out, dataset="npi_cloze")
     assert not out.exists()
+
+
+def test_a_masked_lms_cloze_file_names_its_variant_truthfully(tmp_path, capsys):
+    """A masked LM scores a cloze unit with only the completion masked (one mask for a
+    one-token word), not by pseudo-log-likelihood: its npi_cloze file says so, a file of
+    sentences still names the PLL variant, and a rerun recognises the cloze file as finished."""
+    folder = save_tiny_bert(tmp_path / "bert")
+    cloze, sentences = tmp_path / "cloze.jsonl", tmp_path / "sentences.jsonl"
+    args = ["score", "--model", str(folder), "--kind", "mlm", "--device", "cpu",
+            "--dataset", "npi_cloze", "--subset", "simplequestions", "--limit", "6",
+            "--out", str(cloze), "--quiet"]  # fmt: skip
+    assert baselines_main(args) == 0
+    meta = json.loads(cloze.read_text().splitlines()[0])
+    assert meta["variant"] == "masked-completion" and meta["kind"] == "mlm"
+    assert meta["blank"].startswith("masked")
+    capsys.readouterr()
+    assert baselines_main(args) == 0
+    assert "kept" in capsys.readouterr().err
+    table = tmp_path / "s.csv"
+    table.write_text("id,sentence\na,The boys read.\n", encoding="utf-8")
+    args = ["score", "--model", str(folder), "--kind", "mlm", "--device", "cpu",
+            "--dataset", str(table), "--out", str(sentences), "--quiet"]  # fmt: skip
+    assert baselines_main(args) == 0
+    assert json.loads(sentences.read_text().splitlines()[0])["variant"] == "pll-original"

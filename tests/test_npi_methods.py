@@ -73,7 +73,24 @@ def test_pair_grid_gradient_flips_when_the_pair_is_swapped():
     cell, other = one["1npi"]["licensor"]["only"], swapped["1npi"]["licensor"]["only"]
     assert (cell["gradient"], other["gradient"]) == (1.0, 0.0)
     assert cell["absolute"] == other["absolute"] == 0.0  # "g" is misclassified
-    assert one["1npi"]["scope"]["only"] == {"absolute": None, "gradient": None, "pairs": 0}
+    assert one["1npi"]["scope"]["only"] == {
+        "absolute": None,
+        "gradient": None,
+        "ties": None,
+        "pairs": 0,
+    }
+
+
+def test_pair_grid_counts_a_tie_as_a_failure_and_gives_the_share_of_ties():
+    # "same" reorders the words of "g": a bag of words gives both the same output
+    preds = {"g": (1, 1, 0.7), "same": (0, 1, 0.7), "b": (0, 0, 0.2)}
+    units = [_unit("o", ("only",), preds)]
+    tied = pair_grid(units, ["only"], [Pair("only", "scope", "g", "same")])["1npi"]["scope"]
+    assert tied["only"] == {"absolute": 0.0, "gradient": 0.0, "ties": 1.0, "pairs": 1}
+    pairs = [Pair("only", "scope", "g", "same"), Pair("only", "scope", "g", "b")]
+    mixed = pair_grid(units, ["only"], pairs)["1npi"]["scope"]["only"]
+    assert (mixed["gradient"], mixed["ties"]) == (0.5, 0.5)
+    assert pair_grid(units, ["only"], pairs[1:])["1npi"]["scope"]["only"]["ties"] == 0.0
 
 
 def test_every_minimal_pair_is_two_test_sentences_of_its_environment():
@@ -240,6 +257,48 @@ def test_the_committed_runs_print_every_grid():
     assert bow["acceptability_mcc"]["cola"]["only"] is None  # no CoLA bag of words
     assert minilm["minimal_pairs"]["all"]["scope"]["only"]["pairs"] > 0
     assert len(result["probes"]) == len(probes) + 1  # and the bag of words' own
+    # every adverbs scope pair reorders the same words: the bag of words ties on them (but
+    # for the few whose outputs differ by float noise in the sixth decimal) and fails absolute
+    for c in ("1npi", "avg-other", "all-but-1", "all"):
+        cell = bow["minimal_pairs"][c]["scope"]["adverbs"]
+        assert cell["ties"] > 0.95 and cell["gradient"] < 0.05 and cell["absolute"] == 0.0
+    for model in (minilm, bow):
+        for cells in model["minimal_pairs"].values():
+            for cell in (c for by_env in cells.values() for c in by_env.values()):
+                if cell["pairs"]:
+                    assert cell["gradient"] + cell["ties"] <= 1.0 + 1e-12  # a tie never wins
+
+
+def test_the_text_grid_says_a_tie_fails_and_prints_ties_rows_where_there_are_any(capsys):
+    from metric_adc.__main__ import main as metric_main
+
+    assert metric_main(["npi-methods", str(REPO / "runs" / "npi-minilm-bow")]) == 0
+    out = capsys.readouterr().out
+    tables = out.split("Fig. 2, ")[1:]
+    assert len(tables) == 3
+    assert all("counts as a gradient failure" in t for t in tables)
+    npi_present, _, scope = tables
+    assert "ties" not in npi_present.split("\n", 1)[1]  # no NPI-present pair ties: no row
+    ties = next(line for line in scope.splitlines() if line.startswith("1 NPI ties"))
+    assert ties.split()[3] == "1.00"  # ADV: every pair tied
+
+
+def test_a_cap_that_covers_every_sentence_is_not_called_capped(capsys):
+    from metric_adc.__main__ import main as metric_main
+
+    runs = REPO / "runs" / "npi-minilm-finetune"
+    # the CoLA unit: its fine-tunes saw all of CoLA, eval_cap 1,000 = every test sentence
+    cola = npi_methods([str(runs / "cola")])["models"]["minilm"]
+    assert cola["capped"] is False
+    assert cola["caps"] == ["eval_cap=1000 covers every test sentence"]
+    assert metric_main(["npi-methods", str(runs / "cola")]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "uncapped (eval_cap=1000 covers every test sentence)" in head
+    assert "capped (" not in head.replace("uncapped (", "")
+    # a 1 NPI unit trained on 1,000 of its environment's 10,000 sentences is capped
+    only = npi_methods([str(runs / "only-only")])["models"]["minilm"]
+    assert only["capped"] is True
+    assert only["caps"] == ["train_cap=1000, eval_cap=1000 covers every test sentence"]
 
 
 # ---- the CoLA configuration reuses CoLA fine-tunes ----

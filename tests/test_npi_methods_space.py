@@ -69,6 +69,8 @@ def test_fig2_and_fig4_frames(records):
         cells = record["models"]["minilm"]["minimal_pairs"]["all"][contrast]
         assert row[ENVIRONMENTS["only"]] == cells["only"]["gradient"]
         assert row["Pairs"] == sum(c["pairs"] for c in cells.values()) > 0
+    bow_scope = record["models"]["bow:input-embeddings:minilm"]["minimal_pairs"]["all"]["scope"]
+    assert bow_scope["adverbs"]["ties"] > 0.95  # the record carries the share of tied pairs
     probes = probes_frame(records)
     assert len(probes) == 3 * len(record["probes"])
     assert set(probes["Fine-tuning"]) >= {"cola", "all", "none"}
@@ -94,6 +96,7 @@ def test_the_page_states_the_caps_and_that_the_run_is_capped(records):
     assert "A small run" not in npi_methods_intro(uncapped)
     assert "A capped run" not in npi_methods_intro(uncapped)
     assert npi_methods_intro([]).endswith("No results of these methods are shipped.")
+    assert "tie is a failure" in text
 
 
 def test_a_foreign_file_is_refused(tmp_path):

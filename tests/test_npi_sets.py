@@ -96,3 +96,56 @@ def test_a_bad_row_names_file_line_and_field(tmp_path, line, message):
         read_probing({probing_file("only", "dev"): path}, "only", "dev")
     assert f"{path}:2:" in str(err.value)
     assert message in str(err.value)
+
+
+_ALL_ENV = "experiment=NPI-env=conditional-npi=any-crucial_item=if-licensor=0-scope=1-npi_present=1-paradigm=4\t0\t\tX saw any Y.\n"
+_WILCOX = "experiment=NPI-env=negation-npi=ever-distractor=0-licensor=1-scope=1-npi_present=1-paradigm=0\t1\t\tNo X has ever seen Y.\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            _ALL_ENV.replace("\t0\t", "\t1\t"),
+            "field 'label' is 1 but the metadata's acceptable is 0",
+        ),
+        (_ALL_ENV.replace("env=conditional", "env=negation"), "field 'env' is not one of"),
+        (_ALL_ENV.replace("licensor=0", "licensor=x"), "field 'licensor' of the metadata must be"),
+        (_ALL_ENV.replace("\t0\t", "\t2\t"), "field 'label' must be 0 or 1 (got '2')"),
+        (_ALL_ENV.replace("-npi=any", ""), "the metadata lacks 'npi' or 'paradigm'"),
+    ],
+)
+def test_a_bad_all_environments_row_names_file_line_and_field(tmp_path, line, message):
+    path = tmp_path / "test.tsv"
+    path.write_text(_ALL_ENV, encoding="utf-8")  # the good row alone reads
+    assert [r.environment for r in read_all_env({all_env_file("test"): path}, "test")] == [
+        "conditionals"
+    ]
+    path.write_text(_ALL_ENV + line, encoding="utf-8")
+    with pytest.raises(SourceFormatError) as err:
+        read_all_env({all_env_file("test"): path}, "test")
+    assert f"{path}:2:" in str(err.value)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            _WILCOX.replace("\t1\t", "\t0\t"),
+            "field 'label' is 0 but the metadata's acceptable is 1",
+        ),
+        (_WILCOX.replace("env=negation", "env=only"), "field 'env' must be 'wilcox' here"),
+        (_WILCOX.replace("distractor=0", "distractor=2"), "field 'distractor' of the metadata"),
+        (_WILCOX.replace("\t\tNo", "\tx\tNo"), "expected an empty third field and a sentence"),
+    ],
+)
+def test_a_bad_wilcox_row_names_file_line_and_field(tmp_path, line, message):
+    path = tmp_path / "wilcox.tsv"
+    path.write_text(_WILCOX, encoding="utf-8")  # the good row alone reads
+    assert [r.acceptable for r in read_wilcox({WILCOX_FILE: path})] == [1]
+    path.write_text(_WILCOX + line, encoding="utf-8")
+    with pytest.raises(SourceFormatError) as err:
+        read_wilcox({WILCOX_FILE: path})
+    assert f"{path}:2:" in str(err.value)
+    assert message in str(err.value)

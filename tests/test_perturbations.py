@@ -176,6 +176,26 @@ def test_a_trigram_sees_neither_shuf_nor_trunc(tmp_path):
     assert all(r == rank[i.split("@")[0]] for i, r in rank.items())
 
 
+def test_a_trigram_sees_the_subject_of_role88_but_not_the_object_and_ranks_no_target_top_5(
+    tmp_path,
+):
+    """ROLE-88's blank follows ``the SUBJECT had``: an order-3 model reads ``SUBJECT had``, so
+    −Obj cannot change its ranks and −Sub and −Both give it the same context (``other had``);
+    after ``… had`` its top words are function words, so no expected verb is in its top 5
+    (Tables 7 and 8 are 0 for it: docs/family.md)."""
+    out = tmp_path / "t.jsonl"
+    args = ["score", "--model", "trigram", "--dataset", "diagnostics",
+            "--perturbation=-obj,-sub,-both", "--out", str(out), "--quiet"]  # fmt: skip
+    assert baselines_main(args) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()][1:]
+    rank = {r["id"]: r["rank"] for r in records}
+    orig = {i: r for i, r in rank.items() if "@" not in i}
+    assert len(orig) > 88 and len(rank) == 4 * len(orig)
+    assert all(rank[f"{i}@-obj"] == r for i, r in orig.items())
+    assert all(rank[f"{i}@-both"] == rank[f"{i}@-sub"] for i in orig)
+    assert min(rank.values()) > 5
+
+
 @pytest.mark.parametrize(
     "extra, message",
     [

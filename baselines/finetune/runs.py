@@ -14,9 +14,11 @@ dot or ends in ``.tmp`` are unfinished; readers skip them.
 
 A rerun of the same spec skips every restart whose file is there; a file made with other
 settings is an error naming it, never overwritten. Under ``torchrun`` or ``accelerate launch``
-process ``rank`` of ``world_size`` trains the seeds at positions ``rank, rank + world_size, ...``
-of the spec's seeds; then the files are gathered on rank 0 (gloo; no shared file system
-needed), which writes the missing ones and ``run.json``. Each restart depends only on its
+the restarts rank 0 finds finished are dropped (its list is broadcast), and process ``rank`` of
+``world_size`` trains the others at positions ``rank, rank + world_size, ...`` of what is left
+(:func:`share_unfinished`), so a resumed launch keeps every process busy; then the new files
+are gathered on rank 0 (gloo; no shared file system needed), which writes the missing ones
+and ``run.json``. Each restart depends only on its
 seeds, so the files equal those of one process's run. A killed launch resumes by relaunching.
 
 Examples
@@ -34,7 +36,7 @@ import datetime as _dt
 import json
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,7 @@ __all__ = [
     "restart_path",
     "run_finetune",
     "run_many",
+    "share_unfinished",
     "write_run_json",
 ]
 
@@ -74,6 +77,29 @@ def restart_path(run_dir: str | Path, seed: int) -> Path:
 def my_seeds(seeds: Sequence[int], *, rank: int, world_size: int) -> tuple[int, ...]:
     """The seeds process ``rank`` of ``world_size`` trains: every ``world_size``-th from its rank."""
     return tuple(seeds[rank::world_size])
+
+
+def share_unfinished(
+    units: Sequence[tuple[int, int]],
+    done: Sequence[Mapping[int, Any]],
+    *,
+    rank: int,
+    world_size: int,
+) -> list[tuple[int, int]]:
+    """The (run, seed) units process ``rank`` of ``world_size`` trains: the finished ones
+    (``done[run]`` holds their seeds) dropped first, then every ``world_size``-th of the rest
+    from its rank, so a resumed launch keeps every process busy. Under a launch ``done`` is
+    rank 0's (:func:`run_many` broadcasts it), so all ranks share out the same list.
+
+    Examples
+    --------
+    >>> units = [(0, 0), (1, 0), (2, 0), (3, 0)]
+    >>> done = [{0: "f"}, {}, {0: "f"}, {}]  # runs 0 and 2 finished
+    >>> [share_unfinished(units, done, rank=r, world_size=2) for r in (0, 1)]
+    [[(1, 0)], [(3, 0)]]
+    """
+    todo = [(i, seed) for i, seed in units if seed not in done[i]]
+    return todo[rank::world_size]
 
 
 def _now() -> str:
@@ -210,10 +236,10 @@ def run_many(
 ) -> list[Path]:
     """Several runs as one list of units, each a (run, seed), shared out over the ranks.
 
-    Process ``rank`` of ``world_size`` trains the units at positions ``rank, rank +
-    world_size, ...`` of the list (the runs in order, each run's seeds in order; for one run
-    this is :func:`my_seeds`); finished units are skipped; rank 0 gathers every file and writes
-    each run's ``run.json``.
+    The list is the runs in order, each run's seeds in order; finished units are dropped from
+    it, and process ``rank`` of ``world_size`` trains the rest at positions ``rank, rank +
+    world_size, ...`` (:func:`share_unfinished`; for one fresh run this is :func:`my_seeds`);
+    rank 0 gathers every new file and writes each run's ``run.json``.
     """
     from baselines.device import cpu_name
     from baselines.distributed import launch_from_env
@@ -235,9 +261,11 @@ def run_many(
             if seed in spec.seeds:
                 _reusable(path, spec, seed)
         done.append(files)
+    finished = [set(files) for files in done]
+    if launch is not None:  # every rank takes rank 0's view (a folder need not be shared)
+        finished = _broadcast(finished, launch)
     units = [(i, seed) for i, (spec, _) in enumerate(runs) for seed in spec.seeds]
-    mine = units[rank::world_size]
-    todo = [(i, seed) for i, seed in mine if seed not in done[i]]
+    todo = share_unfinished(units, finished, rank=rank, world_size=world_size)
     machine = cpu_name()
     if todo:
         from baselines.finetune.train import finetune_once
@@ -266,7 +294,7 @@ def run_many(
                 log(f"rank {rank}: {out.name} restart {seed} ({k}/{len(todo)}) done in "
                     f"{result.train_seconds:.0f} s, loss {result.train_loss:.4f}")  # fmt: skip
     if launch is not None:
-        _gather(runs, mine, launch)
+        _gather(runs, todo, launch)
     if rank == 0:
         seconds = time.perf_counter() - started
         for spec, out in runs:
@@ -274,15 +302,32 @@ def run_many(
     return [out for _, out in runs]
 
 
+def _join(launch: Any) -> None:
+    """Join the launch's gloo group (once; ranks may finish hours apart)."""
+    import torch.distributed as dist
+
+    if not dist.is_initialized():
+        dist.init_process_group("gloo", rank=launch.rank, world_size=launch.world_size,
+                                timeout=_dt.timedelta(days=7))  # fmt: skip
+
+
+def _broadcast(finished: list[set[int]], launch: Any) -> list[set[int]]:
+    """Rank 0's finished seeds per run, on every rank: all share out the same list."""
+    import torch.distributed as dist
+
+    _join(launch)
+    box: list[Any] = [finished]
+    dist.broadcast_object_list(box, src=0)
+    return box[0]
+
+
 def _gather(runs: Sequence[tuple[FinetuneSpec, Path]], mine: Sequence[tuple[int, int]],
             launch: Any) -> None:  # fmt: skip
-    """Every rank's restart files onto rank 0 (which writes those it lacks); waits for all."""
+    """Every rank's new restart files onto rank 0 (which writes those it lacks); waits for all."""
     import torch.distributed as dist
 
     texts = {(i, s): restart_path(runs[i][1], s).read_text(encoding="utf-8") for i, s in mine}
-    if not dist.is_initialized():  # ranks may finish hours apart
-        dist.init_process_group("gloo", rank=launch.rank, world_size=launch.world_size,
-                                timeout=_dt.timedelta(days=7))  # fmt: skip
+    _join(launch)
     gathered: list[Any] | None = [None] * launch.world_size if launch.is_main else None
     dist.gather_object(texts, gathered, dst=0)
     if gathered is not None:

@@ -30,7 +30,8 @@ start a word (WordPiece ``##`` continuations and special tokens excluded;
 **A blank inside a sentence** (:meth:`MaskedLMScorer.score_infill`, the NPI cloze test of
 Warstadt et al. 2019, §3): the same, with the words after the blank in place of the period
 (``context + " " + completion + " " + after``, the context left out when the blank opens the
-sentence).
+sentence). Neither is a pseudo-log-likelihood, and the PLL variant does not enter it: a scores
+file of cloze units names the variant ``masked-completion`` (:attr:`MaskedLMScorer.cloze_variant`).
 
 Sentences are deduplicated and sorted longest first; all their masked copies form one stream,
 cut into forward passes so that ``copies × padded length ≤ token_budget``
@@ -160,6 +161,10 @@ class MaskedLMScorer:
 
     kind = "mlm"
     reduction = "sum"
+    cloze_variant = "masked-completion"
+    """What a scores file of cloze units names as the variant: those are scored with only the
+    completion masked (one mask for a one-token word), not by pseudo-log-likelihood, whatever
+    the PLL variant."""
 
     def __init__(
         self,

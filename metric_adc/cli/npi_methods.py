@@ -2,9 +2,12 @@
 
 Prints, for each model of the runs (a fine-tuned encoder, or the bag of words): Fig. 1 (MCC per
 configuration × environment, plus the Wilcox sentences), Fig. 2 (absolute and gradient
-minimal-pair accuracy per contrast, configuration and environment); then Fig. 4 (the probes'
-MCC per feature and environment, one row per probe file). Each model's caps are said
-("capped: train_cap=…"). ``--json`` prints the same as one object.
+minimal-pair accuracy per contrast, configuration and environment, a tie counted as a gradient
+failure and the share of tied pairs given where there are any); then Fig. 4 (the probes'
+MCC per feature and environment, one row per probe file). Each model's caps are said:
+"capped (train_cap=…)" only when a cap was smaller than the sentences available, otherwise
+"uncapped", with a cap that covered every sentence named as such. ``--json`` prints the same
+as one object.
 """
 
 from __future__ import annotations
@@ -43,11 +46,10 @@ def npi_methods(paths: list[str]) -> dict[str, Any]:
     if inputs.units:
         pairs, test_ids = read_pairs(environments)
         for model, units in inputs.units.items():
-            caps = sorted(inputs.caps[model])
             models[model] = {
                 "units": len(units),
-                "caps": caps,
-                "capped": caps != ["uncapped"],
+                "caps": sorted(inputs.caps[model]),
+                "capped": inputs.capped[model],
                 "cola_fine_tunes": inputs.cola_fine_tunes.get(model, []),
                 "acceptability_mcc": acceptability_grid(units, environments, test_ids),
                 "minimal_pairs": pair_grid(units, environments, pairs),
@@ -74,11 +76,26 @@ def _short(env: str) -> str:
     return ENVIRONMENTS[env]
 
 
+def _tie_share(share: float | None) -> str:
+    """A cell of a ties row: blank where no pair tied, ``<0.01`` for a share that rounds to 0.
+
+    Examples
+    --------
+    >>> _tie_share(None), _tie_share(0.0), _tie_share(0.001), _tie_share(0.62)
+    ('', '', '<0.01', '0.62')
+    """
+    if not share:
+        return ""
+    return "<0.01" if share < 0.005 else fmt(share, 2)
+
+
 def _print(result: dict[str, Any], markdown: bool) -> None:
+    from metric_adc.npi_methods.inputs import caps_text
+
     table = markdown_table if markdown else text_table
     envs = list(ENVIRONMENTS)
     for model, data in result["models"].items():
-        capped = f"capped ({'; '.join(data['caps'])})" if data["capped"] else "uncapped"
+        capped = caps_text(data["caps"], data["capped"])
         print(f"== {model}: {data['units']} classifiers (units × seeds), {capped}")
         if data["cola_fine_tunes"]:
             print(
@@ -91,12 +108,19 @@ def _print(result: dict[str, Any], markdown: bool) -> None:
         ]
         print(table(["configuration", *map(_short, envs), "Wilcox"], rows))
         for contrast in _FEATURES:
-            print(f"Fig. 2, {contrast} pairs: absolute / gradient accuracy")
+            print(
+                f"Fig. 2, {contrast} pairs: absolute / gradient accuracy (a tie, both sentences "
+                "equally probably acceptable, counts as a gradient failure; a ties row gives "
+                "the share of tied pairs where there are any)"
+            )
             rows = []
             for c in CONFIGURATIONS:
                 cells = data["minimal_pairs"][c][contrast]
                 for kind in ("absolute", "gradient"):
                     rows.append([f"{TITLES[c]} {kind}", *(fmt(cells[e][kind], 2) for e in envs)])
+                ties = [cells[e].get("ties") for e in envs]
+                if any(ties):
+                    rows.append([f"{TITLES[c]} ties", *map(_tie_share, ties)])
             print(table(["configuration", *map(_short, envs)], rows))
         print()
     if result["probes"]:

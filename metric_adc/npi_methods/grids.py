@@ -11,6 +11,9 @@ environment, the units that make the result are chosen by
 - **Fig. 2** (:func:`pair_grid`): over the minimal pairs of an environment and contrast whose
   two sentences the unit predicted, *absolute* accuracy (both sentences classified right) and
   *gradient* accuracy (the acceptable sentence has the higher probability of acceptable).
+  A tie (both sentences the same probability) is not "higher": it counts as a failure, and each
+  cell gives the share of tied pairs (``ties``). A bag of words ties on every pair whose two
+  sentences hold the same words, as scope pairs do.
 """
 
 from __future__ import annotations
@@ -100,15 +103,18 @@ def acceptability_grid(
 def pair_grid(
     units: Sequence[Unit], environments: Sequence[str], pairs: Sequence[Pair]
 ) -> dict[str, dict[str, dict[str, dict[str, float | int | None]]]]:
-    """``{configuration: {contrast: {environment: {"absolute", "gradient", "pairs"}}}}``
-    (accuracies averaged over the configuration's units; ``pairs`` those judged per unit, summed).
+    """``{configuration: {contrast: {environment: {"absolute", "gradient", "ties", "pairs"}}}}``
+    (accuracies, and the share of pairs whose two sentences have the same probability of
+    acceptable, averaged over the configuration's units; ``pairs`` those judged per unit,
+    summed). A tied pair is a gradient failure (the acceptable sentence is not higher).
 
     Examples
     --------
-    >>> s = {"npi_test": {"a": (1, 1, 0.9), "b": (0, 1, 0.6)}}
-    >>> grid = pair_grid([Unit("u", ("only",), s)], ["only"], [Pair("only", "scope", "a", "b")])
+    >>> s = {"npi_test": {"a": (1, 1, 0.9), "b": (0, 1, 0.6), "c": (0, 1, 0.9)}}
+    >>> pairs = [Pair("only", "scope", "a", "b"), Pair("only", "scope", "a", "c")]
+    >>> grid = pair_grid([Unit("u", ("only",), s)], ["only"], pairs)
     >>> grid["1npi"]["scope"]["only"]
-    {'absolute': 0.0, 'gradient': 1.0, 'pairs': 1}
+    {'absolute': 0.0, 'gradient': 0.5, 'ties': 0.5, 'pairs': 2}
     """
     universe = _universe(units)
     trains = [u.train for u in units]
@@ -119,7 +125,7 @@ def pair_grid(
             cells: dict[str, dict[str, float | int | None]] = {}
             for env in environments:
                 chosen = [p for p in pairs if p.environment == env and p.contrast == contrast]
-                absolute, gradient, n = [], [], 0
+                absolute, gradient, ties, n = [], [], [], 0
                 for k in evaluated_by(configuration, env, trains, universe):
                     items = units[k].sets.get("npi_test", {})
                     judged = [
@@ -131,7 +137,13 @@ def pair_grid(
                         n += len(judged)
                         absolute.append(np.mean([g[1] == 1 and b[1] == 0 for g, b in judged]))
                         gradient.append(np.mean([g[2] > b[2] for g, b in judged]))
-                cells[env] = {"absolute": _mean(absolute), "gradient": _mean(gradient), "pairs": n}
+                        ties.append(np.mean([g[2] == b[2] for g, b in judged]))
+                cells[env] = {
+                    "absolute": _mean(absolute),
+                    "gradient": _mean(gradient),
+                    "ties": _mean(ties),
+                    "pairs": n,
+                }
             by_contrast[contrast] = cells
         out[configuration] = by_contrast
     return out

@@ -6,7 +6,8 @@ folder holding such run folders (``finetune --task npi`` and ``bow`` write one p
 folders are read by :func:`metric_adc.chapter2.runs.read_run` (the one reader of that format);
 runs are grouped by their spec's model (a fine-tuned encoder, or ``bow:<vectors>``). A unit
 that reused CoLA fine-tunes (``fine_tunes`` in its ``run.json``) has them named
-(:func:`fine_tune_name`).
+(:func:`fine_tune_name`). A unit's caps are compared with the sentences available
+(:func:`cap_note`): a cap no smaller than them cut nothing, and the unit is not "capped".
 """
 
 from __future__ import annotations
@@ -16,12 +17,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from li_adger.benchmarks.npi import ENVIRONMENTS
 from li_adger.benchmarks.npi_configurations import parse_configuration
 from li_adger.io.readers import InputFileError, parse_json, read_text
 from metric_adc.chapter2.runs import read_run
 from metric_adc.npi_methods.grids import Pair, Unit
 
-__all__ = ["Inputs", "fine_tune_name", "read_inputs", "read_pairs"]
+__all__ = [
+    "Inputs",
+    "available_sentences",
+    "cap_note",
+    "caps_text",
+    "fine_tune_name",
+    "read_inputs",
+    "read_pairs",
+]
 
 
 @dataclass
@@ -31,6 +41,8 @@ class Inputs:
     units: dict[str, list[Unit]] = field(default_factory=dict)
     probes: list[dict[str, Any]] = field(default_factory=list)
     caps: dict[str, set[str]] = field(default_factory=dict)
+    capped: dict[str, bool] = field(default_factory=dict)
+    available: dict[str, dict[str, int]] | None = None
     cola_fine_tunes: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -64,9 +76,67 @@ def _probe(path: Path) -> dict[str, Any]:
     return data
 
 
-def _cap_note(spec: dict[str, Any]) -> str:
-    parts = [f"{n}={spec[n]}" for n in ("train_cap", "eval_cap") if spec.get(n) is not None]
-    return ", ".join(parts) if parts else "uncapped"
+def cap_note(spec: dict[str, Any], train: Sequence[int], test: Sequence[int]) -> tuple[str, bool]:
+    """What a unit's caps did, and whether any cut a sentence: ``train`` and ``test`` are the
+    sentences available per environment (a CoLA unit: CoLA's training set) that ``train_cap``
+    and ``eval_cap`` apply to. A cap no smaller than every count covers every sentence.
+
+    Examples
+    --------
+    >>> cap_note({"train_cap": 1000, "eval_cap": 1000}, [10000, 10000], [1000, 1000])
+    ('train_cap=1000, eval_cap=1000 covers every test sentence', True)
+    >>> cap_note({"train_cap": None, "eval_cap": 1000}, [8551], [1000])
+    ('eval_cap=1000 covers every test sentence', False)
+    >>> cap_note({}, [8551], [1000])
+    ('uncapped', False)
+    """
+    parts, capped = [], False
+    for name, counts, what in (("train_cap", train, "training"), ("eval_cap", test, "test")):
+        cap = spec.get(name)
+        if cap is None:
+            continue
+        if any(n > cap for n in counts):
+            parts.append(f"{name}={cap}")
+            capped = True
+        else:
+            parts.append(f"{name}={cap} covers every {what} sentence")
+    return (", ".join(parts) if parts else "uncapped"), capped
+
+
+def caps_text(caps: Sequence[str], capped: bool) -> str:
+    """A model's caps as results say them (its units' :func:`cap_note` notes): "capped" only
+    when a cap cut sentences, with every note but "uncapped".
+
+    Examples
+    --------
+    >>> caps_text(["eval_cap=1000 covers every test sentence"], False)
+    'uncapped (eval_cap=1000 covers every test sentence)'
+    >>> caps_text(["train_cap=8, eval_cap=8", "uncapped"], True), caps_text(["uncapped"], False)
+    ('capped (train_cap=8, eval_cap=8)', 'uncapped')
+    """
+    notes = "; ".join(c for c in caps if c != "uncapped")
+    return ("capped" if capped else "uncapped") + (f" ({notes})" if notes else "")
+
+
+def available_sentences(environments: Sequence[str]) -> dict[str, dict[str, int]]:
+    """The sentences a cap applies to: ``{"train": {env: n}, "test": {env: n}}`` from the
+    pinned probing files."""
+    from li_adger.benchmarks.npi_sets import probing_files, read_probing
+    from li_adger.sources import find_sources
+
+    paths = find_sources(probing_files(environments, ["train", "test"]))
+    return {
+        split: {e: len(read_probing(paths, e, split)) for e in environments}
+        for split in ("train", "test")
+    }
+
+
+def _cola_training_sentences() -> int:
+    from li_adger.benchmarks.cola import read_rows
+    from li_adger.sources import find_sources
+
+    relpath = "cola/in_domain_train.tsv"
+    return len(read_rows(find_sources([relpath])[relpath]))
 
 
 def _add_run(folder: Path, inputs: Inputs) -> None:
@@ -80,7 +150,18 @@ def _add_run(folder: Path, inputs: Inputs) -> None:
     except ValueError as err:
         raise InputFileError(f"{folder / 'run.json'}: spec field 'configuration': {err}") from None
     model = str(run.spec.get("model"))
-    inputs.caps.setdefault(model, set()).add(_cap_note(run.spec))
+    if inputs.available is None:
+        inputs.available = available_sentences(list(ENVIRONMENTS))
+    if unit.train:
+        train = [inputs.available["train"][e] for e in unit.train]
+    elif run.spec.get("train_cap") is not None:
+        train = [_cola_training_sentences()]
+    else:
+        train = []
+    test = [inputs.available["test"][e] for e in unit.evaluate]
+    note, capped = cap_note(run.spec, train, test)
+    inputs.caps.setdefault(model, set()).add(note)
+    inputs.capped[model] = inputs.capped.get(model, False) or capped
     meta = parse_json(read_text(folder / "run.json"), str(folder / "run.json"))
     for source in meta.get("fine_tunes", []):
         inputs.cola_fine_tunes.setdefault(model, []).append(fine_tune_name(source))

@@ -18,6 +18,7 @@ import pandas as pd
 from li_adger.benchmarks.npi import ENVIRONMENTS
 from li_adger.benchmarks.npi_configurations import CONFIGURATIONS, TITLES
 from metric_adc.npi_methods.grids import CONTRASTS
+from metric_adc.npi_methods.inputs import caps_text
 from space.data.npi_methods import read_npi_methods
 from space.ui.figures import level_heatmap
 from space.ui.standards import SORT_HINT, api_only, counted_table, styled, with_csv
@@ -39,7 +40,9 @@ _ABOUT = """
 **The NPI paper's methods** (Warstadt et al. 2019): Boolean acceptability classifiers
 fine-tuned under five configurations (Fig. 1: MCC on each environment's test sentences and on
 Wilcox et al.'s 104 sentences), the same classifiers on the 5,500 minimal pairs (Fig. 2:
-*absolute*, both sentences right; *gradient*, the acceptable one more probably acceptable),
+*absolute*, both sentences right; *gradient*, the acceptable one more probably acceptable; a
+tie is a failure, and the bag of words ties on almost every scope pair, whose two sentences
+hold the same words; `npi-methods` prints the share of tied pairs),
 linear probes of frozen representations for licensor, NPI presence and scope (Fig. 4), and a
 bag of words (max-pooled word vectors and an MLP) as one more model. The CoLA configuration
 evaluates CoLA fine-tunes that exist; it trains nothing. Commands: `python -m baselines
@@ -48,7 +51,14 @@ finetune --task npi`, `probe`, `bow`; `python -m metric_adc npi-methods` (docs/n
 
 
 def _caps(model: dict[str, Any]) -> str:
-    return f"capped ({'; '.join(model['caps'])})" if model["capped"] else "uncapped"
+    """A model's caps as ``npi-methods`` says them: "capped" only when a cap cut sentences.
+
+    Examples
+    --------
+    >>> _caps({"caps": ["eval_cap=1000 covers every test sentence"], "capped": False})
+    'uncapped (eval_cap=1000 covers every test sentence)'
+    """
+    return caps_text(model["caps"], model["capped"])
 
 
 def _capped_note(record: dict[str, Any]) -> str | None:
