@@ -244,6 +244,68 @@ _HEAT_SCROLLED = """() => {
 }"""
 
 
+_PLOTS_IN_REACH = """() => {
+    // every visible figure box of the page (class readable-plot or scroll-plot) with its image:
+    // scrolled to its left end, is the image's left edge inside the box; scrolled to its right
+    // end, is its right edge?
+    const out = [];
+    for (const el of document.querySelectorAll('.readable-plot, .scroll-plot')) {
+        const img = el.querySelector('img');
+        if (!img || !el.getBoundingClientRect().width || !img.getBoundingClientRect().width)
+            continue;
+        el.scrollLeft = 0;
+        const b = el.getBoundingClientRect(), left = img.getBoundingClientRect().left;
+        el.scrollLeft = el.scrollWidth;
+        const right = img.getBoundingClientRect().right;
+        const inner = b.left + el.clientLeft + el.clientWidth;
+        out.push({box: el.id || el.className.split(' ').filter(c => c.endsWith('plot')).join(' '),
+                  wide: img.getBoundingClientRect().width > el.clientWidth,
+                  left_reached: left >= b.left - 1, right_reached: right <= inner + 1,
+                  left: Math.round(left - b.left), right: Math.round(right - inner)});
+        el.scrollLeft = 0;
+    }
+    return out;
+}"""
+
+PHONE = {"width": 390, "height": 844}
+"""A phone's viewport (px), as the issue's screenshots were taken."""
+
+
+def _plots_in_reach(page) -> list[dict]:
+    page.wait_for_timeout(500)  # the images are laid out
+    boxes = page.evaluate(_PLOTS_IN_REACH)
+    assert boxes, "no figure shown"
+    assert all(b["left_reached"] and b["right_reached"] for b in boxes), boxes
+    return boxes
+
+
+def test_browser_every_figure_can_be_scrolled_to_both_edges_on_a_phone(browser_context, app):
+    page, errors = _open(browser_context, app.url, PHONE["width"])
+    page.set_viewport_size(PHONE)
+    seen = []
+    try:
+        page.locator("#curves img").wait_for(timeout=60_000)
+        seen += _plots_in_reach(page)  # the ADC(δ) curves
+        _tab(page, "Model plots")
+        page.locator("#pair-plot img").wait_for(timeout=60_000)
+        seen += _plots_in_reach(page)
+        _tab(page, "NPI")
+        _tab(page, "The paper's methods (Figs. 1, 2, 4)")
+        page.locator("#npi-methods-fig1 [role=gridcell]").first.wait_for(timeout=60_000)
+        seen += _plots_in_reach(page)
+        _tab(page, "Fine-tuned classifiers (thesis ch. 2)")
+        page.locator("#chapter2-acrobatic [role=gridcell]").first.wait_for(timeout=60_000)
+        seen += _plots_in_reach(page)
+        _tab(page, "CoLA analysis set by feature (Figures 2-1, 2-2)")
+        page.locator("#chapter2-features [role=gridcell]").first.wait_for(timeout=60_000)
+        seen += _plots_in_reach(page)
+    finally:
+        page.close()
+    assert not errors, errors
+    # wider than a phone, the curves and the chapter 2 figure scroll sideways: both edges shown
+    assert sum(b["wide"] for b in seen) >= 3, seen
+
+
 # ----------------------------------------------------------------------------- both widths
 def test_browser_the_heatmap_scrolls_with_its_names_fixed(sized):
     page, width = sized
