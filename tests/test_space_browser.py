@@ -20,6 +20,7 @@ from space_helpers import (
     csv_file,
     li_adger_sentences,
     readme_row,
+    served,
     served_app,
 )
 
@@ -67,9 +68,9 @@ def browser_context(tmp_path_factory):
         context.close()
 
 
-def _open(browser_context, url: str, width: int):
-    """A new page of the app at ``width`` px, its leaderboard loaded; and the list that
-    collects its console errors and uncaught exceptions."""
+def _open(browser_context, url: str, width: int, row: str = BASELINE):
+    """A new page of the app at ``width`` px, its leaderboard loaded (showing ``row``); and the
+    list that collects its console errors and uncaught exceptions."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = browser_context.new_page()
     page.set_viewport_size({"width": width, "height": 900 if width < 600 else 1000})
@@ -77,7 +78,7 @@ def _open(browser_context, url: str, width: int):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(url, wait_until="domcontentloaded")
-    _cell(page, "#leaderboard", BASELINE).wait_for(timeout=60_000)
+    _cell(page, "#leaderboard", row).wait_for(timeout=60_000)
     return page, errors
 
 
@@ -491,6 +492,62 @@ def test_browser_tables_count_their_rows_and_download_all_of_them(page):
     blimp = _download(page, "#blimp-leaderboard-csv")
     assert "GPT-2" in [r["Model"] for r in blimp]
     assert f"· {len(blimp)} rows" in _text(page, "#blimp-leaderboard")
+
+
+def test_browser_the_npi_methods_tables_count_their_rows_and_download(page):
+    from space.data.npi_methods import read_npi_methods
+    from space.ui.tab_npi_methods import acceptability_frame, pairs_frame, probes_frame
+
+    records = read_npi_methods()
+    frames = {"fig1": acceptability_frame(records), "fig4": probes_frame(records)}
+    frames["fig2"] = pairs_frame(records, "scope")  # the radio's first choice
+    _tab(page, "NPI")
+    _tab(page, "The paper's methods (Figs. 1, 2, 4)")
+    for fig, frame in frames.items():
+        table = f"#npi-methods-{fig}"
+        page.locator(f"{table} [role=gridcell]").first.wait_for(timeout=60_000)
+        assert f"· {len(frame):,} row" in _text(page, table), fig
+        rows = _download(page, f"{table}-csv")
+        assert len(rows) == len(frame) > 0 and list(rows[0]) == list(frame.columns), fig
+    _shot(page, "npi-methods")
+
+
+def test_browser_the_cola_tab_explains_its_pooled_mcc(page):
+    from space.ui.tab_family import _COLA_POOLED
+
+    _tab(page, "CoLA")
+    _cell(page, "#cola-leaderboard", "trigram (slor)").wait_for(timeout=30_000)
+    note = "Why the MCC of both dev sets can sit below each set's own"
+    assert _COLA_POOLED.startswith(f"**{note}**")
+    assert page.get_by_text(note).first.is_visible()
+
+
+@pytest.fixture(scope="module")
+def bare_app(tmp_path_factory):
+    """The app served with no results folder: the shipped results, nowhere to submit."""
+    with served(None, tmp_path_factory.mktemp("bare-server")) as url:
+        yield url
+
+
+def test_browser_the_submit_button_says_submitting_is_off_before_a_click(browser_context,
+                                                                          bare_app):  # fmt: skip
+    from space.ui.submit_state import SUBMIT_OFF
+
+    page, errors = _open(browser_context, bare_app, WIDTHS["desktop"], row="trigram (slor)")
+    try:
+        _tab(page, "Evaluate your scores")
+        button = page.locator("#submit")
+        button.wait_for(timeout=30_000)
+        page.wait_for_function(
+            "t => document.querySelector('#submit').innerText.includes(t)",
+            arg=SUBMIT_OFF,
+            timeout=30_000,
+        )
+        assert button.is_disabled()  # nothing was clicked: the label says it first
+        _shot(page, "submit-off")
+    finally:
+        page.close()
+    assert not errors, errors
 
 
 def test_browser_the_explorer_searches_pages_and_downloads_every_pair(page):
