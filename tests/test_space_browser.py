@@ -9,6 +9,7 @@ error. Screenshots go to ``artifacts/space/`` (git-ignored).
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -305,6 +306,50 @@ def test_browser_every_figure_can_be_scrolled_to_both_edges_on_a_phone(browser_c
     assert not errors, errors
     # wider than a phone, the curves and the chapter 2 figure scroll sideways: both edges shown
     assert sum(b["wide"] for b in seen) >= 3, seen
+
+
+PHONE_TABS = {
+    "LI-Adger (ADC)": "#leaderboard [role=gridcell]",
+    "BLiMP": "#blimp-leaderboard [role=gridcell]",
+    "NPI": "#npi-leaderboard [role=gridcell]",
+    "NPI cloze": "#npi_cloze-leaderboard [role=gridcell]",
+    "Diagnostics": "#diagnostics-leaderboard [role=gridcell]",
+    "CoLA": "#cola-leaderboard [role=gridcell]",
+    "Fine-tuned classifiers (thesis ch. 2)": "#chapter2-acrobatic [role=gridcell]",
+    "Evaluate your scores": "#upload",
+}
+"""Every top-level tab, and what shows that it is filled."""
+
+
+def _phone_shot(page, name: str) -> None:
+    """A screenshot of what a phone's screen shows (390×844), to ``phone-<name>.png``."""
+    page.wait_for_timeout(500)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], (name, width)  # no page wider than the phone
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"))
+
+
+def test_browser_phone_screenshots_of_every_tab_the_heatmap_and_the_curves(browser_context, app):
+    page, errors = _open(browser_context, app.url, PHONE["width"])
+    page.set_viewport_size(PHONE)
+    try:
+        for tab, filled in PHONE_TABS.items():
+            _tab(page, tab)
+            page.locator(filled).first.wait_for(timeout=60_000)
+            # the tab bar at the screen's top, the tab's first lines under it
+            bar = page.get_by_role("tab", name=tab, exact=True).first
+            bar.evaluate("el => el.scrollIntoView({block: 'start'})")
+            _phone_shot(page, re.sub(r"[^a-z0-9]+", "-", tab.lower()).strip("-"))
+        _tab(page, "LI-Adger (ADC)")
+        page.locator("#curves img").scroll_into_view_if_needed(timeout=60_000)
+        _phone_shot(page, "curves")
+        _tab(page, "Phenomena")
+        page.locator("#heatmap table.heat tbody tr").first.wait_for(timeout=60_000)
+        page.locator("#heatmap").scroll_into_view_if_needed()
+        _phone_shot(page, "heatmap")
+    finally:
+        page.close()
+    assert not errors, errors
 
 
 # ----------------------------------------------------------------------------- both widths
