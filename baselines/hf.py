@@ -1,5 +1,5 @@
 """What the neural scorers share about Hugging Face models: loading one for inference, input
-limits, revisions and library versions.
+limits, revisions, parameter counts and library versions.
 
 Examples
 --------
@@ -23,6 +23,7 @@ __all__ = [
     "library_versions",
     "load_pretrained",
     "max_sequence_length",
+    "parameter_metadata",
     "revision_metadata",
     "sorted_batches",
 ]
@@ -119,6 +120,19 @@ def revision_metadata(config: Any, requested: str | None) -> dict[str, str]:
     """
     loaded = getattr(config, "_commit_hash", None) or requested
     return {"revision": str(loaded)} if loaded else {}
+
+
+def parameter_metadata(model: Any) -> dict[str, int]:
+    """What a scores file records of the model's size: its number of parameters (each tensor
+    counted once, tied weights included once, as ``model.parameters()`` yields them).
+
+    Examples
+    --------
+    >>> import torch
+    >>> parameter_metadata(torch.nn.Linear(3, 2))
+    {'parameters': 8}
+    """
+    return {"parameters": sum(p.numel() for p in model.parameters())}
 
 
 class LoadOptions(TypedDict, total=False):

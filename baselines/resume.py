@@ -48,13 +48,23 @@ __all__ = [
 ]
 
 FINGERPRINT_EXCLUDES: frozenset[str] = frozenset(
-    {"versions", "device", "batch_size", "token_budget", "created", "engine_args", "packing"}
+    {
+        "versions",
+        "device",
+        "batch_size",
+        "token_budget",
+        "created",
+        "engine_args",
+        "packing",
+        "parameters",
+    }
 )
 """Scorer-metadata keys that do not change scores and so do not split the cache (vLLM's
 ``engine_args`` place and size the engine: a run restarted with less GPU memory resumes; the
 causal scorer's ``packing`` changes scores by float rounding only, held to 1e-4 by the tests,
 so a run resumes under another packing, and a partial file written before the key existed
-resumes too)."""
+resumes too; ``parameters`` counts the model that ``model`` and ``revision`` already name, and
+a partial file written before it was recorded resumes too)."""
 
 FSYNC_SECONDS = 2.0
 """The longest time between two syncs of the partial file to disk (a power cut loses at most

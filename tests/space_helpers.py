@@ -77,10 +77,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(results_dir: Path, work: Path) -> Iterator[str]:
+def served(results_dir: Path | None, work: Path) -> Iterator[str]:
     """``python -m space`` on a free port of 127.0.0.1, yielding its URL: no source file (the
     lookup points at an empty folder), no ``ADC_*`` variable, every download sent to an
-    unreachable proxy; its log in ``work``."""
+    unreachable proxy; its log in ``work``. ``results_dir=None``: no results folder (the
+    shipped results only, and nowhere to keep submissions)."""
     port = free_port()
     log = work / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ADC_")}
@@ -95,7 +96,8 @@ def served(results_dir: Path, work: Path) -> Iterator[str]:
         # the checkout under test, whichever checkout the environment installed
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
-    cmd = [sys.executable, "-m", "space", "--port", str(port), "--results", str(results_dir)]
+    cmd = [sys.executable, "-m", "space", "--port", str(port)]
+    cmd += [] if results_dir is None else ["--results", str(results_dir)]
     with serving(cmd, port, cwd=work, env=env, log=log) as url:
         yield url
 

@@ -70,6 +70,7 @@ def test_trigram_scores_file(dataset, tmp_path):
     meta = scores.metadata
     assert (meta["model"], meta["kind"], meta["variant"]) == ("trigram", "ngram", "slor")
     assert meta["reduction"] == "(sum - unigram sum) / n"
+    assert "parameters" not in meta  # an n-gram model has counts, not parameters
     assert meta["dataset"] == str(dataset) and meta["n_sentences"] == 4
     assert meta["versions"]["pocketsphinx"] == version("pocketsphinx")
     assert meta["dataset_sha256"] == hashlib.sha256(dataset.read_bytes()).hexdigest()
@@ -280,6 +281,36 @@ def test_masked_lm_and_classifier_kinds_are_detected_and_run(
     scores = read_scores(out)
     assert scores.metadata["kind"] == kind and variant in scores.metadata["variant"]
     assert len(scores) == len(ROWS)
+
+
+@pytest.mark.parametrize(
+    ("architecture", "kind"),
+    [
+        ("llama", "causal"),
+        ("BertForMaskedLM", "mlm"),
+        ("BertForSequenceClassification", "cola"),
+    ],
+)
+def test_a_scores_file_records_the_model_s_parameter_count(architecture, kind, dataset, tmp_path):
+    import transformers
+
+    from space.data.names import model_parameters
+
+    if kind == "causal":
+        folder = save_tiny_causal_lm(tmp_path / "tiny", architecture)
+        model_class = transformers.AutoModelForCausalLM
+    else:
+        folder = save_tiny_bert(tmp_path / "tiny", architecture, hidden_size=16,
+                                num_hidden_layers=1, num_attention_heads=2,
+                                intermediate_size=32, num_labels=2)  # fmt: skip
+        model_class = getattr(transformers, architecture)
+    out = tmp_path / f"{kind}.jsonl"
+    argv = ["score", "--model", str(folder), "--dataset", str(dataset), "--out", str(out)]
+    assert main([*argv, "--device", "cpu", "--quiet"]) == 0
+    meta = read_scores(out).metadata
+    want = model_class.from_pretrained(folder).num_parameters()  # transformers' own count
+    assert meta["kind"] == kind and meta["parameters"] == want > 1000
+    assert model_parameters(meta) == want  # the app's Parameters column reads it
 
 
 def test_threads_option_sets_torch_threads(dataset, tmp_path):

@@ -505,3 +505,21 @@ def test_an_upload_that_breaks_a_parser_gets_the_app_s_own_message(tmp_path, toy
     with pytest.raises(UploadError, match=re.escape(message)) as err:
         evaluate_upload(path, toy, [])
     assert str(tmp_path) not in str(err.value)  # the file's own name, not the server's path
+
+
+@pytest.mark.parametrize("delta", [0.5, 1.0, 3.0])
+def test_the_heatmap_columns_are_in_leaderboard_order(offline, delta):
+    import html
+
+    from space.ui import handlers, li_views
+
+    board = list(leaderboard_frame(offline, [], delta)["Model"])
+    assert board != [e.name for e in offline.shared_models()]  # a ranking, not the load order
+    # the API's /heatmap figure: its columns are its x tick labels (at its top, and at its
+    # foot too when it is tall)
+    ax = handlers.heatmap(offline, delta, "all", []).axes[0]
+    assert list(dict.fromkeys(t.get_text() for t in ax.get_xticklabels())) == board
+    # the page's heatmap table: its column headers
+    page = li_views.heat_view(offline, delta, "all", [])
+    heads = re.findall(r'<th scope="col">(.*?)</th>', page)
+    assert [html.unescape(h) for h in heads] == board

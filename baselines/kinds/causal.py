@@ -29,7 +29,7 @@ from baselines.device_map import from_pretrained_options, map_devices
 from baselines.fast.isolation import packing_problem
 from baselines.fast.layout import check_packing, decoder_layout
 from baselines.fast.packing import PACK_WIDTH
-from baselines.hf import library_versions, max_sequence_length
+from baselines.hf import library_versions, max_sequence_length, parameter_metadata
 from baselines.interface import PACKINGS, scorer_identity
 from baselines.kinds.causal_base import CausalScorerBase, check_text_options
 
@@ -425,6 +425,7 @@ class CausalLMScorer(CausalScorerBase):
             "architecture": type(self.model).__name__,
             "context_token": self.context_token,
             "context_token_id": self.context_token_id,
+            **parameter_metadata(self.model),
             "dtype": str(parameter.dtype).removeprefix("torch."),
             "device": self._mapped or parameter.device.type,
             "max_length": self.max_length,

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
-from baselines.hf import LoadOptions, library_versions, load_pretrained
+from baselines.hf import LoadOptions, library_versions, load_pretrained, parameter_metadata
 from baselines.interface import UnitError, check_sentences, scorer_identity
 
 OUTPUTS: tuple[str, ...] = ("signed-confidence", "logit-margin")
@@ -240,6 +240,7 @@ class ColaScorer:
             "precision": str(self.dtype).removeprefix("torch."),
             "device": str(self.device),
             **self._revision,
+            **parameter_metadata(self.model),
             "versions": library_versions(),
         }
         report = Path(self.path) / "report.json"

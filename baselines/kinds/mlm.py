@@ -53,7 +53,7 @@ from typing import Any, Unpack
 
 from baselines.fast.mlm_onnx import check_runtime
 from baselines.fast.mlm_passes import MaskedCopy, MaskedPasses, default_token_budget
-from baselines.hf import LoadOptions, library_versions, load_pretrained
+from baselines.hf import LoadOptions, library_versions, load_pretrained, parameter_metadata
 from baselines.interface import (
     TokenLogProbs,
     UnitError,
@@ -309,6 +309,7 @@ class MaskedLMScorer:
             if self._passes.last_layer_scored_only
             else "full",
             **self._revision,
+            **parameter_metadata(self.model),
             "versions": library_versions(),
         }
 

@@ -48,6 +48,7 @@ __all__ = [
     "read_li_adger",
     "read_references",
     "read_thesis",
+    "shipped_json",
     "write_ceiling",
     "write_family",
     "write_li_adger",
@@ -65,7 +66,12 @@ THESIS = "thesis"
 _DROPPED_METADATA = ("format", "version")
 
 
-def _dump(obj: object) -> str:
+def shipped_json(obj: object) -> str:
+    """``obj`` as a shipped file's text (JSON indented by one space, no NaN, a final newline).
+
+    >>> shipped_json({"a": [1]}).splitlines(), shipped_json({}).endswith("\\n")
+    (['{', ' "a": [', '  1', ' ]', '}'], True)
+    """
     return json.dumps(obj, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -113,7 +119,7 @@ def _write_scored(
     summary = {"model": name, "metadata": _metadata(metadata), "row": _row_json(row)}
     return [
         atomic_write_text(base.with_suffix(".csv"), text.getvalue()),
-        atomic_write_text(base.with_suffix(".json"), _dump(summary)),
+        atomic_write_text(base.with_suffix(".json"), shipped_json(summary)),
     ]
 
 
@@ -200,7 +206,9 @@ def write_family(folder: str | Path, benchmark: str, entry: FamilyEntry, metadat
         "ranks": entry.ranks,
         "top": entry.top,
     }
-    return atomic_write_text(Path(folder) / benchmark / f"{slug(entry.name)}.json", _dump(record))
+    return atomic_write_text(
+        Path(folder) / benchmark / f"{slug(entry.name)}.json", shipped_json(record)
+    )
 
 
 def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
@@ -229,7 +237,9 @@ def read_family(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
 
 def write_references(folder: str | Path, benchmark: str, references: Mapping[str, dict]) -> Path:
     """Write ``<benchmark>/references.json``: :func:`metric_adc.report.references.reference_results`."""
-    return atomic_write_text(Path(folder) / benchmark / REFERENCES_FILE, _dump(dict(references)))
+    return atomic_write_text(
+        Path(folder) / benchmark / REFERENCES_FILE, shipped_json(dict(references))
+    )
 
 
 def read_references(folder: str | Path, benchmark: str) -> list[FamilyEntry]:
@@ -272,7 +282,7 @@ def write_ceiling(folder: str | Path, record: Mapping) -> Path:
             "adc_mean": [float(a) for a in curve["adc_mean"]],
         },
     }
-    return atomic_write_text(Path(folder) / CEILING_FILE, _dump(clean))
+    return atomic_write_text(Path(folder) / CEILING_FILE, shipped_json(clean))
 
 
 def ceiling_from_record(record: Mapping) -> Ceiling:

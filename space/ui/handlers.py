@@ -24,7 +24,7 @@ from space.data.store import StoreError
 from space.data.upload import Upload, UploadError, evaluate_upload, taken_names, upload_summary
 from space.ui import views
 from space.ui.explorer import ALL, explore_pairs
-from space.ui.leaderboard import ceiling_frame, leaderboard_frame, styled
+from space.ui.leaderboard import ceiling_frame, leaderboard_frame, ranked, styled
 from space.ui.submit_state import SUBMIT_OFF, private_where, public, submit_button
 
 __all__ = [
@@ -208,7 +208,8 @@ def model_plots(data: SpaceData, name: str, delta: float, uploads: Sequence[Uplo
 
 
 def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload]):
-    """The phenomena × models heatmap of ``source`` (``all`` for both sources).
+    """The phenomena × models heatmap of ``source`` (``all`` for both sources), its models in
+    the leaderboard's order (:func:`space.ui.leaderboard.ranked`).
 
     Examples
     --------
@@ -216,12 +217,11 @@ def heatmap(data: SpaceData, delta: float, source: str, uploads: Sequence[Upload
     >>> heatmap(toy_space_data(), 0.5, "toy", []).axes[0].get_title()[:14]
     'ADC δ=0.5 per '
     """
-    entries = [*data.shared_models(), *li_uploads(data, uploads)]
+    d = shown_delta(delta)
+    entries = ranked([*data.shared_models(), *li_uploads(data, uploads)], data.pairs.human_delta, d)
     if not entries:
         return None
-    return views.heatmap_figure(
-        data, entries, shown_delta(delta), None if source == ALL else source
-    )
+    return views.heatmap_figure(data, entries, d, None if source == ALL else source)
 
 
 def pairs(

@@ -34,6 +34,7 @@ __all__ = [
     "finite_or_none",
     "leaderboard_frame",
     "linked",
+    "ranked",
     "styled",
     "with_metadata",
 ]
@@ -156,8 +157,25 @@ def _ci_text(low: float | None, high: float | None) -> str:
     return f"{low:.3f}–{high:.3f}"
 
 
+def ranked(entries: Sequence[ModelEntry], human_delta: np.ndarray, delta: float) -> list:
+    """``entries`` in the leaderboard's order at ``delta``: best ADC(δ) first (ties and
+    undefined values keep their order, undefined last).
+
+    Examples
+    --------
+    >>> a = ModelEntry("a", "k", {}, np.array([1.0, 0.0]), {}, {})
+    >>> b = ModelEntry("b", "k", {}, np.array([1.0, 1.0]), {}, {})
+    >>> [e.name for e in ranked([a, b], np.array([1.0, 1.0]), 0.5)]
+    ['b', 'a']
+    """
+    score = [core.adc(e.model_delta, human_delta, delta) for e in entries]
+    key = [-s if s is not None and np.isfinite(s) else np.inf for s in score]
+    return [entries[i] for i in np.argsort(key, kind="stable")]
+
+
 def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) -> pd.DataFrame:
-    """The leaderboard at ``delta``: every model (shared, then ``uploads``), best ADC(δ) first.
+    """The leaderboard at ``delta``: every model (shared, then ``uploads``), best ADC(δ) first
+    (:func:`ranked`, the order of every view that lists the models).
 
     Columns: Model, ADC δ=…, 95% CI (resampling phenomena), BLiMP, Kind, Human-sign, Pearson
     pairs, Pearson sentences, ADC area (δ ≤ 5), Pairs: the key columns first, which is what a
@@ -175,7 +193,7 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
     delta = core.check_delta(delta)
     col = adc_column(delta)
     h = data.pairs.human_delta
-    entries = [*data.shared_models(), *uploads]
+    entries = ranked([*data.shared_models(), *uploads], h, delta)
     rows = []
     for e in entries:
         ci = adc_with_ci(e, h, data.pairs.phenomenon, delta)
@@ -196,10 +214,7 @@ def leaderboard_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: flo
         )
     columns = ["Model", col, "95% CI", "BLiMP", "Kind", "Human-sign", "Pearson pairs"]
     columns += ["Pearson sentences", "ADC area", "Pairs"]
-    df = with_metadata(pd.DataFrame(rows, columns=columns), [e.metadata for e in entries])
-    return df.sort_values(col, ascending=False, na_position="last", kind="stable").reset_index(
-        drop=True
-    )
+    return with_metadata(pd.DataFrame(rows, columns=columns), [e.metadata for e in entries])
 
 
 def ceiling_frame(data: SpaceData, uploads: Sequence[ModelEntry], delta: float) -> pd.DataFrame:

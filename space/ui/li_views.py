@@ -14,13 +14,18 @@ from collections.abc import Sequence
 import gradio as gr
 import numpy as np
 
-from metric_adc import core
 from space.data.entries import ModelEntry
 from space.data.space_data import SpaceData
 from space.data.upload import Upload
 from space.ui import handlers, views
 from space.ui.explorer import ALL, explore_pairs
-from space.ui.leaderboard import board_datatypes, ceiling_frame, leaderboard_frame, linked
+from space.ui.leaderboard import (
+    board_datatypes,
+    ceiling_frame,
+    leaderboard_frame,
+    linked,
+    ranked,
+)
 from space.ui.standards import SORT_HINT, table_outputs
 
 __all__ = [
@@ -35,7 +40,6 @@ __all__ = [
     "explorer_view",
     "heat_view",
     "plots_view",
-    "ranked",
     "ranked_names",
     "refresh",
     "top_model",
@@ -56,22 +60,6 @@ BOARD_DATATYPES = board_datatypes([*["str"] * 12, "Link"])
 def board_title(data: SpaceData) -> str:
     """The leaderboard's label (its row count is added when it is filled)."""
     return f"Models on the {len(data.pairs):,} LI-Adger pairs ({SORT_HINT})"
-
-
-def ranked(entries: Sequence[ModelEntry], human_delta: np.ndarray, delta: float) -> list:
-    """``entries`` in the leaderboard's order at ``delta``: best ADC(δ) first (ties and
-    undefined values keep their order, undefined last).
-
-    Examples
-    --------
-    >>> a = ModelEntry("a", "k", {}, np.array([1.0, 0.0]), {}, {})
-    >>> b = ModelEntry("b", "k", {}, np.array([1.0, 1.0]), {}, {})
-    >>> [e.name for e in ranked([a, b], np.array([1.0, 1.0]), 0.5)]
-    ['b', 'a']
-    """
-    score = [core.adc(e.model_delta, human_delta, delta) for e in entries]
-    key = [-s if s is not None and np.isfinite(s) else np.inf for s in score]
-    return [entries[i] for i in np.argsort(key, kind="stable")]
 
 
 def _entries(data: SpaceData, uploads: Sequence[Upload]) -> list[ModelEntry]:

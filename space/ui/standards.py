@@ -15,9 +15,9 @@
   wire heavy views to ``slider.release``, never to ``slider.change``.
 - **Phone**: :func:`tabs` wraps its tab bar onto more lines (no tab hides behind "⋯" at
   390 px); :data:`PHONE_CSS` (in :data:`space.ui.app.CSS`) keeps a figure of class
-  ``readable-plot`` at a readable size (its box scrolls sideways) and wraps the names in a
-  dropdown's list; give a dropdown of model names ``min_width=300`` so that it takes a
-  phone's whole width and shows the name whole.
+  ``readable-plot`` at a readable size (its box scrolls sideways, from the figure's left
+  edge) and wraps the names in a dropdown's list; give a dropdown of model names
+  ``min_width=300`` so that it takes a phone's whole width and shows the name whole.
 """
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ PHONE_CSS = """
   /* figures keep their size (the box scrolls sideways) so that legends stay readable */
   .readable-plot {overflow-x: auto !important}
   .readable-plot img {max-width: none !important; width: 640px !important; height: auto !important}
+  /* wider than its box, a figure starts at the left edge, where the scrolling starts
+     (centred, its left part could never be scrolled into view) */
+  .readable-plot .layout {justify-content: safe center !important; align-items: safe center !important}
   /* a dropdown's list shows whole model names, wrapped */
   ul.options li {white-space: normal !important}
 }
