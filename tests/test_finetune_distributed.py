@@ -25,6 +25,19 @@ def _same_restart(a, b) -> None:
     }
 
 
+def _same_run(one, two, seeds, trained) -> tuple[dict, dict]:
+    """Run folder ``two`` (2 processes) holds the restarts ``seeds`` of ``one`` (1 process),
+    with the same spec; those ``trained`` in both runs have the same predictions and metadata.
+    Returns both runs' ``run.json``."""
+    (run_one, files_one), (run_two, files_two) = read_run(one), read_run(two)
+    assert list(files_one) == list(files_two) == list(seeds)
+    for seed in trained:
+        _same_restart(files_one[seed], files_two[seed])
+    assert (run_one["world_size"], run_two["world_size"]) == (1, 2)
+    assert run_one["spec"] == run_two["spec"]
+    return run_one, run_two
+
+
 @pytest.mark.slow
 def test_three_orders_on_two_processes_equal_one_process_and_resume(tmp_path):
     """Orders 0, 1, 2 of a tiny encoder on 24 CoLA sentences: in one process, then under
@@ -46,12 +59,7 @@ def test_three_orders_on_two_processes_equal_one_process_and_resume(tmp_path):
     assert "rank 0: two restart 0 (1/1)" in done.stdout + done.stderr
     assert "rank 1: two restart 1 (1/1)" in done.stdout + done.stderr
     assert (two / "restart-2.jsonl").read_bytes() == kept
-    (run_one, files_one), (run_two, files_two) = read_run(one), read_run(two)
-    assert list(files_one) == list(files_two) == [0, 1, 2]
-    for seed in (0, 1):
-        _same_restart(files_one[seed], files_two[seed])
-    assert (run_one["world_size"], run_two["world_size"]) == (1, 2)
-    assert run_one["spec"] == run_two["spec"]
+    _same_run(one, two, [0, 1, 2], trained=(0, 1))
     assert sorted(p.name for p in two.iterdir()) == [
         "restart-0.jsonl", "restart-1.jsonl", "restart-2.jsonl", "run.json"]  # fmt: skip
     assert json.loads((two / "run.json").read_text())["restarts"] == [0, 1, 2]
@@ -77,10 +85,5 @@ def test_two_orders_under_accelerate_launch_equal_one_process(tmp_path):
     assert "rank 1: two restart 1 (1/1)" in done.stdout + done.stderr
     assert sorted(p.name for p in one.iterdir()) == sorted(p.name for p in two.iterdir()) == [
         "restart-0.jsonl", "restart-1.jsonl", "run.json"]  # fmt: skip
-    (run_one, files_one), (run_two, files_two) = read_run(one), read_run(two)
-    assert list(files_one) == list(files_two) == [0, 1]
-    for seed in (0, 1):
-        _same_restart(files_one[seed], files_two[seed])
-    assert (run_one["world_size"], run_two["world_size"]) == (1, 2)
-    assert run_one["spec"] == run_two["spec"]
+    run_one, run_two = _same_run(one, two, [0, 1], trained=(0, 1))
     assert run_one["restarts"] == run_two["restarts"] == [0, 1]

@@ -91,9 +91,19 @@ _GOOD = "experiment=NPI-env=only-npi=any-crucial_item=only-licensor=1-scope=1-np
 )
 def test_a_bad_row_names_file_line_and_field(tmp_path, line, message):
     path = tmp_path / "dev.tsv"
-    path.write_text(_GOOD + line, encoding="utf-8")
+    _second_line_refused(
+        path,
+        _GOOD + line,
+        message,
+        lambda: read_probing({probing_file("only", "dev"): path}, "only", "dev"),
+    )
+
+
+def _second_line_refused(path, text, message, read) -> None:
+    """``read()`` of ``path`` holding ``text`` fails on its line 2, with ``message``."""
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(SourceFormatError) as err:
-        read_probing({probing_file("only", "dev"): path}, "only", "dev")
+        read()
     assert f"{path}:2:" in str(err.value)
     assert message in str(err.value)
 
@@ -121,11 +131,9 @@ def test_a_bad_all_environments_row_names_file_line_and_field(tmp_path, line, me
     assert [r.environment for r in read_all_env({all_env_file("test"): path}, "test")] == [
         "conditionals"
     ]
-    path.write_text(_ALL_ENV + line, encoding="utf-8")
-    with pytest.raises(SourceFormatError) as err:
-        read_all_env({all_env_file("test"): path}, "test")
-    assert f"{path}:2:" in str(err.value)
-    assert message in str(err.value)
+    _second_line_refused(
+        path, _ALL_ENV + line, message, lambda: read_all_env({all_env_file("test"): path}, "test")
+    )
 
 
 @pytest.mark.parametrize(
@@ -144,8 +152,4 @@ def test_a_bad_wilcox_row_names_file_line_and_field(tmp_path, line, message):
     path = tmp_path / "wilcox.tsv"
     path.write_text(_WILCOX, encoding="utf-8")  # the good row alone reads
     assert [r.acceptable for r in read_wilcox({WILCOX_FILE: path})] == [1]
-    path.write_text(_WILCOX + line, encoding="utf-8")
-    with pytest.raises(SourceFormatError) as err:
-        read_wilcox({WILCOX_FILE: path})
-    assert f"{path}:2:" in str(err.value)
-    assert message in str(err.value)
+    _second_line_refused(path, _WILCOX + line, message, lambda: read_wilcox({WILCOX_FILE: path}))
