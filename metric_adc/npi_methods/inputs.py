@@ -12,6 +12,7 @@ that reused CoLA fine-tunes (``fine_tunes`` in its ``run.json``) has them named
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,7 +132,9 @@ def available_sentences(environments: Sequence[str]) -> dict[str, dict[str, int]
     }
 
 
+@functools.cache
 def _cola_training_sentences() -> int:
+    """CoLA's training sentences (read once: every CoLA unit's train cap applies to them)."""
     from li_adger.benchmarks.cola import read_rows
     from li_adger.sources import find_sources
 
